@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Lint: ruff (rules and formatting) and mypy (strict; configured in the root pyproject.toml).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source ci/lib.sh
+
+step "ruff check" uv run ruff check .
+step "ruff format" uv run ruff format --check .
+step "mypy" uv run mypy -p ember

@@ -1,0 +1,60 @@
+// The native module ember_core._C, assembled from one init function per binding file.
+#include <nanobind/stl/string.h>
+
+#include "ember/allocator.h"
+#include "ember/blas.h"
+#include "ember/kernels.h"
+#include "ember/parallel.h"
+#include "python_api.h"
+
+NB_MODULE(_C, m) {
+  using namespace ember;
+  m.doc() = "ember's native core: strided tensors, the iteration engine and CPU kernels.";
+  // Module-level singletons (dtype objects, the registered Tensor class) live until exit on
+  // purpose; nanobind would report them as leaks.
+  nb::set_leak_warnings(false);
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const ember::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const ember::ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const ember::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ember::NotImplementedError& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+    } catch (const ember::RuntimeError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  py::init_dtypes(m);
+  py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.");
+  py::init_tensor_class(m, cls);
+  py::init_elementwise(m, cls);
+  py::init_reduce(m, cls);
+  py::init_shape(m, cls);
+  py::init_indexing(m, cls);
+  py::init_factory(m);
+  py::init_linalg(m, cls);
+  py::init_numpy(m, cls);
+
+  m.attr("variant") = EMBER_VARIANT;
+  m.def("get_num_threads", &get_num_threads);
+  m.def("set_num_threads", &set_num_threads, nb::arg("num"));
+  m.def("_set_blas_library_path", &set_blas_library_path, nb::arg("path"));
+  m.def("_blas_available", &blas_available);
+  m.def("_cpu_capability", &cpu_capability);
+  m.def("_cpu_cache_stats", [] {
+    const CpuCacheStats s = cpu_cache_stats();
+    nb::dict d;
+    d["cached_bytes"] = s.cached_bytes;
+    d["allocated_bytes"] = s.allocated_bytes;
+    d["hits"] = s.hits;
+    d["misses"] = s.misses;
+    return d;
+  });
+  m.def("_cpu_empty_cache", &cpu_empty_cache);
+}

@@ -1,0 +1,232 @@
+// Interop with NumPy and Python data: ember.from_numpy (zero-copy, both ways), Tensor.numpy(),
+// __array__, and ember.tensor / as_tensor from nested sequences.
+#include <nanobind/ndarray.h>
+
+#include "python_api.h"
+
+namespace ember::py {
+namespace {
+
+using ArrayIn = nb::ndarray<nb::ro, nb::device::cpu>;
+
+ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
+  using nb::dlpack::dtype_code;
+  const auto code = static_cast<dtype_code>(dt.code);
+  EMBER_CHECK(dt.lanes == 1, TypeError, "[", op, "] vector dtypes are not supported");
+  if (code == dtype_code::Bool && dt.bits == 8) return ScalarType::Bool;
+  if (code == dtype_code::UInt && dt.bits == 8) return ScalarType::UInt8;
+  if (code == dtype_code::Int) {
+    switch (dt.bits) {
+      case 8: return ScalarType::Int8;
+      case 16: return ScalarType::Int16;
+      case 32: return ScalarType::Int32;
+      case 64: return ScalarType::Int64;
+      default: break;
+    }
+  }
+  if (code == dtype_code::Float) {
+    switch (dt.bits) {
+      case 16: return ScalarType::Float16;
+      case 32: return ScalarType::Float32;
+      case 64: return ScalarType::Float64;
+      default: break;
+    }
+  }
+  if (code == dtype_code::Bfloat && dt.bits == 16) return ScalarType::BFloat16;
+  throw TypeError(str("[", op, "] can't convert an array of dtype code ", int(dt.code), " with ",
+                      int(dt.bits), " bits; supported: bool, uint8, int8, int16, int32, int64, "
+                      "float16, float32, float64"));
+}
+
+nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
+  using nb::dlpack::dtype_code;
+  const uint8_t bits = static_cast<uint8_t>(element_size(t) * 8);
+  dtype_code code = dtype_code::Float;
+  if (t == ScalarType::Bool) code = dtype_code::Bool;
+  else if (t == ScalarType::UInt8) code = dtype_code::UInt;
+  else if (is_integral(t, false)) code = dtype_code::Int;
+  else if (t == ScalarType::BFloat16) code = dtype_code::Bfloat;
+  return {static_cast<uint8_t>(code), bits, 1};
+}
+
+Tensor from_numpy(nb::handle obj) {
+  const ArrayIn array = nb::cast<ArrayIn>(obj);
+  const ScalarType dtype = from_dlpack_dtype(array.dtype(), "from_numpy");
+  Shape sizes(array.ndim()), strides(array.ndim());
+  int64_t lo = 0, hi = 0;  // element range reachable from the data pointer
+  bool empty = false;
+  for (size_t i = 0; i < array.ndim(); ++i) {
+    sizes[i] = static_cast<int64_t>(array.shape(i));
+    strides[i] = array.stride(i);
+    empty |= sizes[i] == 0;
+    if (sizes[i] > 0) (strides[i] < 0 ? lo : hi) += (sizes[i] - 1) * strides[i];
+  }
+  bool writable = true;
+  if (nb::hasattr(obj, "flags")) writable = nb::cast<bool>(obj.attr("flags").attr("writeable"));
+  // Storage starts at the lowest reachable element so negative strides stay in bounds.
+  const int64_t esize = element_size(dtype);
+  char* base = static_cast<char*>(const_cast<void*>(array.data())) + lo * esize;
+  const size_t nbytes = empty ? 0 : static_cast<size_t>((hi - lo + 1) * esize);
+  auto* keep = new ArrayIn(array);
+  auto storage = Storage::wrap(base, nbytes, [keep] {
+    nb::gil_scoped_acquire gil;
+    delete keep;
+  }, writable);
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = std::move(storage);
+  impl->sizes = std::move(sizes);
+  impl->strides = std::move(strides);
+  impl->offset = -lo;
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+nb::object to_numpy(nb::handle self) {
+  const Tensor& t = unwrap(self);
+  EMBER_CHECK(t.dtype() != ScalarType::BFloat16, TypeError,
+              "[numpy] NumPy has no bfloat16 dtype: convert first, e.g. t.float().numpy()");
+  std::vector<size_t> shape(t.sizes().begin(), t.sizes().end());
+  nb::ndarray<nb::numpy> array(t.data_bytes(), shape.size(), shape.data(), self,
+                               t.strides().data(), to_dlpack_dtype(t.dtype()));
+  return array.cast();
+}
+
+// ---- ember.tensor(data): nested sequences of numbers/tensors -> a new tensor.
+enum class Kind { Bool = 0, Int = 1, Float = 2 };
+
+bool is_sequence(nb::handle h) {
+  return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr());
+}
+
+void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_element) {
+  if (is_sequence(h)) {
+    const int64_t n = static_cast<int64_t>(nb::len(h));
+    if (depth == shape.size()) {
+      EMBER_CHECK(!any_element, ValueError, "[tensor] expected a number at depth ", depth,
+                  " but found a sequence (ragged nested sequence)");
+      shape.push_back(n);
+    } else {
+      EMBER_CHECK(shape[depth] == n, ValueError, "[tensor] expected sequence of length ",
+                  shape[depth], " at dim ", depth, " (got ", n, ")");
+    }
+    for (nb::handle item : nb::iter(h)) infer(item, depth + 1, shape, kind, any_element);
+    return;
+  }
+  EMBER_CHECK(depth == shape.size(), ValueError, "[tensor] expected a sequence at depth ", depth,
+              " but found a number (ragged nested sequence)");
+  any_element = true;
+  PyObject* o = h.ptr();
+  if (PyBool_Check(o)) return;
+  if (PyLong_Check(o) || PyIndex_Check(o)) {
+    kind = std::max(kind, Kind::Int);
+  } else if (is_tensor(h)) {
+    const Tensor& t = unwrap(h);
+    EMBER_CHECK(t.numel() == 1, ValueError,
+                "[tensor] only one-element tensors can be converted to Python scalars, got shape ",
+                t.sizes());
+    if (is_floating(t.dtype())) kind = Kind::Float;
+    else if (t.dtype() != ScalarType::Bool) kind = std::max(kind, Kind::Int);
+  } else if (PyFloat_Check(o) || nb::hasattr(h, "__float__")) {
+    kind = Kind::Float;
+  } else {
+    throw TypeError(str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
+  }
+}
+
+template <typename T>
+void fill_elements(nb::handle h, T*& out) {
+  if (is_sequence(h)) {
+    for (nb::handle item : nb::iter(h)) fill_elements(item, out);
+    return;
+  }
+  PyObject* o = h.ptr();
+  if (is_tensor(h)) {
+    const Tensor& t = unwrap(h);
+    if (is_floating(t.dtype())) *out++ = static_cast<T>(item_double(t, "tensor"));
+    else *out++ = static_cast<T>(item_int(t, "tensor"));
+  } else if (PyBool_Check(o)) {
+    *out++ = static_cast<T>(o == Py_True);
+  } else if (PyLong_Check(o) || PyIndex_Check(o)) {
+    int overflow = 0;
+    nb::object index = nb::steal(PyNumber_Index(o));
+    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    EMBER_CHECK(overflow == 0, RuntimeError, "[tensor] Overflow when unpacking long: ",
+                nb::str(h).c_str(), " does not fit in int64");
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      *out++ = T(static_cast<float>(v));
+    } else {
+      *out++ = static_cast<T>(v);
+    }
+  } else {
+    const double v = nb::cast<double>(nb::float_(h));
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      *out++ = T(static_cast<float>(v));
+    } else {
+      *out++ = static_cast<T>(v);
+    }
+  }
+}
+
+bool has_array_interface(nb::handle h) {
+  return !is_tensor(h) && (nb::hasattr(h, "__array_interface__") || nb::hasattr(h, "__dlpack__"));
+}
+
+Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool copy) {
+  if (is_tensor(data)) {
+    const Tensor& t = unwrap(data);
+    if (!copy && (!dtype || *dtype == t.dtype())) return t;
+    return to_dtype(t, dtype.value_or(t.dtype()), copy);
+  }
+  if (has_array_interface(data)) {
+    Tensor t = from_numpy(data);
+    if (!copy && (!dtype || *dtype == t.dtype())) return t;
+    return to_dtype(t, dtype.value_or(t.dtype()), copy);
+  }
+  Shape shape;
+  Kind kind = Kind::Bool;
+  bool any_element = false;
+  infer(data, 0, shape, kind, any_element);
+  ScalarType dt = kind == Kind::Float ? default_dtype()
+                  : kind == Kind::Int ? ScalarType::Int64
+                                      : ScalarType::Bool;
+  if (!any_element && kind == Kind::Bool) dt = default_dtype();  // tensor([]) is float
+  if (dtype) dt = *dtype;
+  Tensor t = Tensor::empty(shape, dt);
+  visit_dtype(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* out = t.data<T>();
+    fill_elements(data, out);
+  });
+  return t;
+}
+
+}  // namespace
+
+void init_numpy(nb::module_& m, TensorClass& cls) {
+  m.def("from_numpy", [](nb::handle array) {
+    EMBER_CHECK(nb::hasattr(array, "__array_interface__") || nb::hasattr(array, "__dlpack__"),
+                TypeError, "[from_numpy] expected np.ndarray (got ",
+                nb::type_name(array.type()).c_str(), ")");
+    return wrap(from_numpy(array));
+  }, nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
+  cls.def("numpy", [](nb::handle self, bool force) -> nb::object {
+    if (force) return to_numpy(wrap(clone(unwrap(self))));
+    return to_numpy(self);
+  }, nb::kw_only(), nb::arg("force") = false);
+  cls.def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
+    nb::object array = to_numpy(self);
+    if (!dtype.is_none()) array = array.attr("astype")(dtype, nb::arg("copy") = false);
+    if (!copy.is_none() && nb::cast<bool>(copy)) array = array.attr("copy")();
+    return array;
+  }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none());
+  m.def("tensor", [](nb::handle data, nb::handle dtype) {
+    return wrap(tensor_from_data(data, to_optional_dtype(dtype, "tensor"), true));
+  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  m.def("as_tensor", [](nb::handle data, nb::handle dtype) -> nb::object {
+    const auto dt = to_optional_dtype(dtype, "as_tensor");
+    if (is_tensor(data) && (!dt || *dt == unwrap(data).dtype())) return nb::borrow(data);
+    return wrap(tensor_from_data(data, dt, false));
+  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none());
+}
+
+}  // namespace ember::py

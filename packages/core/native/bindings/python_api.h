@@ -1,0 +1,69 @@
+// What every binding file shares: turning Python objects into Tensors and back, dtype objects,
+// and defining one function as both `ember.name(input, ...)` and `Tensor.name(...)`.
+// Bindings never compute: they convert arguments and call the op API (ember/ops.h).
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <vector>
+
+#include "ember/errors.h"
+#include "ember/ops.h"
+#include "ember/tensor.h"
+
+namespace nb = nanobind;
+
+namespace ember::py {
+
+using TensorClass = nb::class_<Tensor>;
+
+// The Python class every op returns (ember.Tensor, a subclass of TensorBase) once registered.
+void set_tensor_class(nb::handle cls);
+nb::object wrap(Tensor t);
+nb::object wrap_pair(std::pair<Tensor, Tensor> p);  // a plain tuple (values, indices)
+nb::object wrap_list(const std::vector<Tensor>& ts, bool as_tuple = true);
+
+bool is_tensor(nb::handle h);
+const Tensor& unwrap(nb::handle h);
+// A tensor argument named `arg` of `op`; Python bool/int/float become wrapped 0-d numbers.
+Tensor to_tensor(nb::handle h, const char* op, const char* arg = "input");
+// Same but None gives an undefined tensor (optional arguments and out=).
+Tensor to_optional_tensor(nb::handle h, const char* op, const char* arg);
+// Whether h is a Python number (bool, int or float, not a tensor).
+bool is_python_scalar(nb::handle h);
+
+// dtype objects: ember.float32 etc. are the singletons of the `dtype` class.
+struct DType {
+  ScalarType type;
+};
+nb::object dtype_object(ScalarType t);
+// Accepts ember dtypes and the Python types bool/int/float (as torch does).
+ScalarType to_dtype_arg(nb::handle h, const char* op);
+std::optional<ScalarType> to_optional_dtype(nb::handle h, const char* op);
+
+// An int or a sequence of ints (dims, sizes); `op` names the caller in errors.
+std::vector<int64_t> to_int_list(nb::handle h, const char* op, const char* arg);
+// `*size` varargs or one sequence: zeros(2, 3) == zeros((2, 3)).
+std::vector<int64_t> sizes_from_args(const nb::args& args, const char* op);
+// None -> all dims, int -> {d}, sequence -> dims.
+std::vector<int64_t> to_dims(nb::handle h, const char* op);
+
+// Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
+nb::object result_or_out(Tensor result, nb::handle out);
+
+void init_dtypes(nb::module_& m);
+void init_tensor_class(nb::module_& m, TensorClass& cls);
+void init_elementwise(nb::module_& m, TensorClass& cls);
+void init_reduce(nb::module_& m, TensorClass& cls);
+void init_reduce_dim(nb::module_& m, TensorClass& cls);
+void init_shape(nb::module_& m, TensorClass& cls);
+void init_indexing(nb::module_& m, TensorClass& cls);
+void init_factory(nb::module_& m);
+void init_linalg(nb::module_& m, TensorClass& cls);
+void init_numpy(nb::module_& m, TensorClass& cls);
+
+}  // namespace ember::py

@@ -1,0 +1,23 @@
+// GEMM through OpenBLAS from the scipy-openblas32 wheel. The library is located by Python at
+// import (its path handed over with set_blas_library_path) and dlopen'ed on first use, so
+// `import ember` does not pay for loading it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ember {
+
+void set_blas_library_path(const std::string& path);
+bool blas_available();
+void blas_set_num_threads(int n);  // no-op until the library is loaded; remembered for then
+
+// Row-major C = alpha * op(A) @ op(B) + beta * C; lda/ldb/ldc are row strides in elements.
+void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                   const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                   int64_t ldc);
+void blas_gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+                   const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                   double* c, int64_t ldc);
+
+}  // namespace ember

@@ -1,0 +1,174 @@
+// Element types, their C++ representations and PyTorch's type-promotion lattice.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace ember {
+
+enum class ScalarType : int8_t {
+  Bool,
+  UInt8,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+};
+constexpr int kNumScalarTypes = 10;
+
+// NOTE: conversions are always_inline because kernels are compiled once per ISA: an out-of-line
+// AVX-512 copy must never be shared with the baseline kernels.
+// IEEE binary16, stored as bits; arithmetic happens in float.
+struct Half {
+  uint16_t bits = 0;
+  Half() = default;
+  __attribute__((always_inline)) Half(float value) : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
+  __attribute__((always_inline)) operator float() const { return to_float(bits); }
+
+  __attribute__((always_inline)) static uint16_t from_float(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    x &= 0x7fffffffu;
+    if (x >= 0x7f800000u) return static_cast<uint16_t>(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (x >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
+    if (x < 0x38800000u) {
+      // Subnormal half: let the float adder do round-to-nearest-even for us.
+      float magnitude;
+      std::memcpy(&magnitude, &x, 4);
+      magnitude += 0.5f;
+      uint32_t r;
+      std::memcpy(&r, &magnitude, 4);
+      return static_cast<uint16_t>(sign | (r - 0x3f000000u));
+    }
+    const uint32_t odd = (x >> 13) & 1u;
+    x += 0xc8000fffu + odd;  // rebias exponent and round to nearest even
+    return static_cast<uint16_t>(sign | (x >> 13));
+  }
+  __attribute__((always_inline)) static float to_float(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t rest = h & 0x7fffu;
+    uint32_t out;
+    if (rest >= 0x7c00u) {
+      out = sign | 0x7f800000u | ((rest & 0x3ffu) << 13);
+    } else if (rest >= 0x0400u) {
+      out = sign | ((rest << 13) + 0x38000000u);
+    } else {
+      // Subnormal or zero: scale exactly in float.
+      float f = static_cast<float>(rest) * 5.9604644775390625e-08f;
+      std::memcpy(&out, &f, 4);
+      out |= sign;
+    }
+    float f;
+    std::memcpy(&f, &out, 4);
+    return f;
+  }
+};
+
+// bfloat16: the top half of a float32, rounded to nearest even.
+struct BFloat16 {
+  uint16_t bits = 0;
+  BFloat16() = default;
+  __attribute__((always_inline)) BFloat16(float value) : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
+  __attribute__((always_inline)) operator float() const {
+    uint32_t x = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+  }
+  __attribute__((always_inline)) static uint16_t from_float(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // NaN
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return static_cast<uint16_t>(x >> 16);
+  }
+};
+
+template <typename T>
+struct CppTypeTag {
+  using type = T;
+};
+
+template <ScalarType S>
+struct CppTypeOf;
+#define EMBER_CPP_TYPE(S, T) \
+  template <>                \
+  struct CppTypeOf<ScalarType::S> { using type = T; };
+EMBER_CPP_TYPE(Bool, bool)
+EMBER_CPP_TYPE(UInt8, uint8_t)
+EMBER_CPP_TYPE(Int8, int8_t)
+EMBER_CPP_TYPE(Int16, int16_t)
+EMBER_CPP_TYPE(Int32, int32_t)
+EMBER_CPP_TYPE(Int64, int64_t)
+EMBER_CPP_TYPE(Float16, Half)
+EMBER_CPP_TYPE(BFloat16, BFloat16)
+EMBER_CPP_TYPE(Float32, float)
+EMBER_CPP_TYPE(Float64, double)
+#undef EMBER_CPP_TYPE
+
+template <typename T>
+constexpr ScalarType scalar_type_of();
+template <> constexpr ScalarType scalar_type_of<bool>() { return ScalarType::Bool; }
+template <> constexpr ScalarType scalar_type_of<uint8_t>() { return ScalarType::UInt8; }
+template <> constexpr ScalarType scalar_type_of<int8_t>() { return ScalarType::Int8; }
+template <> constexpr ScalarType scalar_type_of<int16_t>() { return ScalarType::Int16; }
+template <> constexpr ScalarType scalar_type_of<int32_t>() { return ScalarType::Int32; }
+template <> constexpr ScalarType scalar_type_of<int64_t>() { return ScalarType::Int64; }
+template <> constexpr ScalarType scalar_type_of<Half>() { return ScalarType::Float16; }
+template <> constexpr ScalarType scalar_type_of<BFloat16>() { return ScalarType::BFloat16; }
+template <> constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float32; }
+template <> constexpr ScalarType scalar_type_of<double>() { return ScalarType::Float64; }
+
+// The type arithmetic runs in: reduced-precision floats compute in float32.
+template <typename T> struct ComputeType { using type = T; };
+template <> struct ComputeType<Half> { using type = float; };
+template <> struct ComputeType<BFloat16> { using type = float; };
+template <typename T>
+using compute_t = typename ComputeType<T>::type;
+
+int64_t element_size(ScalarType t);
+std::string_view dtype_name(ScalarType t);  // "float32", as in `ember.float32`
+
+inline bool is_floating(ScalarType t) {
+  return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
+         t == ScalarType::Float64;
+}
+inline bool is_integral(ScalarType t, bool include_bool) {
+  return (t >= ScalarType::UInt8 && t <= ScalarType::Int64) ||
+         (include_bool && t == ScalarType::Bool);
+}
+inline bool is_signed(ScalarType t) { return t != ScalarType::Bool && t != ScalarType::UInt8; }
+
+// PyTorch's promote_types lattice (torch.promote_types).
+ScalarType promote_types(ScalarType a, ScalarType b);
+// Whether casting `from` to `to` is allowed by torch.can_cast (no category demotion).
+bool can_cast(ScalarType from, ScalarType to);
+
+ScalarType default_dtype();
+void set_default_dtype(ScalarType t);
+
+// Calls `fn(CppTypeTag<T>{})` with the C++ type of `t`.
+template <typename Fn>
+decltype(auto) visit_dtype(ScalarType t, Fn&& fn) {
+  switch (t) {
+    case ScalarType::Bool: return fn(CppTypeTag<bool>{});
+    case ScalarType::UInt8: return fn(CppTypeTag<uint8_t>{});
+    case ScalarType::Int8: return fn(CppTypeTag<int8_t>{});
+    case ScalarType::Int16: return fn(CppTypeTag<int16_t>{});
+    case ScalarType::Int32: return fn(CppTypeTag<int32_t>{});
+    case ScalarType::Int64: return fn(CppTypeTag<int64_t>{});
+    case ScalarType::Float16: return fn(CppTypeTag<Half>{});
+    case ScalarType::BFloat16: return fn(CppTypeTag<BFloat16>{});
+    case ScalarType::Float32: return fn(CppTypeTag<float>{});
+    case ScalarType::Float64: break;
+  }
+  return fn(CppTypeTag<double>{});
+}
+
+}  // namespace ember

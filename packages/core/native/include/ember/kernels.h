@@ -1,0 +1,72 @@
+// The table of CPU kernels, one entry per (op, dtype). Kernel sources are compiled once per ISA
+// (baseline x86-64, AVX2+FMA, AVX-512); at first use the best ISA the CPU supports is chosen and
+// its entries override the baseline ones. EMBER_CPU_CAPABILITY=baseline|avx2|avx512 forces one.
+#pragma once
+
+#include <cstdint>
+
+#include "ember/dtype.h"
+#include "ember/iterator.h"
+
+namespace ember {
+
+// Parameters some ops read inside their loop (add's alpha, clamp's bounds, round's decimals).
+struct OpParams {
+  double f0 = 0, f1 = 0;
+  int64_t i0 = 0, i1 = 0;
+};
+
+#define EMBER_UNARY_OPS(X)                                                                      \
+  X(Neg) X(Abs) X(Sign) X(Sqrt) X(Rsqrt) X(Exp) X(Exp2) X(Expm1) X(Log) X(Log2) X(Log10)      \
+  X(Log1p) X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Asinh)      \
+  X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
+  X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
+  X(NanToNum) X(Identity)
+
+// Ops whose output is bool whatever the input dtype.
+#define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
+
+#define EMBER_BINARY_OPS(X)                                                                     \
+  X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod) X(Pow) \
+  X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)      \
+  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy)
+
+// Binary ops whose output is bool.
+#define EMBER_COMPARE_OPS(X) \
+  X(Eq) X(Ne) X(Lt) X(Le) X(Gt) X(Ge) X(LogicalAnd) X(LogicalOr) X(LogicalXor)
+
+// Reductions through the iterator: the output operand is an accumulator with zero strides on the
+// reduced dims, identity-initialized by the front-end.
+#define EMBER_REDUCE_OPS(X) X(Sum) X(Prod) X(Max) X(Min) X(All) X(Any)
+
+#define EMBER_ENUM_ENTRY(name) name,
+enum class UnaryOp : int { EMBER_UNARY_OPS(EMBER_ENUM_ENTRY) kCount };
+enum class PredicateOp : int { EMBER_PREDICATE_OPS(EMBER_ENUM_ENTRY) kCount };
+enum class BinaryOp : int { EMBER_BINARY_OPS(EMBER_ENUM_ENTRY) kCount };
+enum class CompareOp : int { EMBER_COMPARE_OPS(EMBER_ENUM_ENTRY) kCount };
+enum class ReduceOp : int { EMBER_REDUCE_OPS(EMBER_ENUM_ENTRY) kCount };
+#undef EMBER_ENUM_ENTRY
+
+constexpr int kUnaryCount = static_cast<int>(UnaryOp::kCount);
+constexpr int kPredicateCount = static_cast<int>(PredicateOp::kCount);
+constexpr int kBinaryCount = static_cast<int>(BinaryOp::kCount);
+constexpr int kCompareCount = static_cast<int>(CompareOp::kCount);
+constexpr int kReduceCount = static_cast<int>(ReduceOp::kCount);
+
+struct KernelTable {
+  Loop1d unary[kUnaryCount][kNumScalarTypes] = {};
+  Loop1d predicate[kPredicateCount][kNumScalarTypes] = {};
+  Loop1d binary[kBinaryCount][kNumScalarTypes] = {};
+  Loop1d compare[kCompareCount][kNumScalarTypes] = {};  // indexed by input dtype
+  // reduce[op][accumulator dtype]: data[0] accumulator, data[1] input (same dtype after cast)
+  Loop1d reduce[kReduceCount][kNumScalarTypes] = {};
+  Loop1d cast[kNumScalarTypes][kNumScalarTypes] = {};  // [to][from]
+  Loop1d where[kNumScalarTypes] = {};        // data: out, cond(bool), a, b
+  Loop1d lerp_tensor[kNumScalarTypes] = {};  // data: out, start, end, weight
+};
+
+const KernelTable& cpu_kernels();
+// "baseline", "avx2" or "avx512": the ISA whose kernels are in use.
+const char* cpu_capability();
+
+}  // namespace ember

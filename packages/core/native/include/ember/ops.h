@@ -1,0 +1,10 @@
+// The C++ op API: every op ember offers, by family. Bindings call these; they validate their
+// arguments and raise typed errors (errors.h) naming the op.
+#pragma once
+
+#include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/shape.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/linalg.h"

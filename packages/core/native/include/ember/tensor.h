@@ -1,0 +1,84 @@
+// A strided view over refcounted storage: sizes, strides (in elements), an offset and a dtype.
+// `Tensor` is a cheap handle; copies share the same TensorImpl, views get their own.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ember/dtype.h"
+#include "ember/storage.h"
+
+namespace ember {
+
+using Shape = std::vector<int64_t>;
+
+struct TensorImpl {
+  std::shared_ptr<Storage> storage;
+  Shape sizes;
+  Shape strides;
+  int64_t offset = 0;
+  ScalarType dtype = ScalarType::Float32;
+  // A Python number turned into a 0-d tensor; it promotes like torch's "wrapped number".
+  bool wrapped_number = false;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // Uninitialized contiguous tensor.
+  static Tensor empty(const Shape& sizes, ScalarType dtype);
+  // Uninitialized tensor with explicit strides (must not overlap when written).
+  static Tensor empty_strided(const Shape& sizes, const Shape& strides, ScalarType dtype);
+  // A 0-d tensor holding a Python scalar.
+  static Tensor scalar(double value, ScalarType dtype, bool wrapped_number = false);
+  static Tensor scalar_int(int64_t value, ScalarType dtype, bool wrapped_number = false);
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl& impl() const { return *impl_; }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+  bool same_impl(const Tensor& other) const { return impl_ == other.impl_; }
+
+  const Shape& sizes() const { return impl_->sizes; }
+  const Shape& strides() const { return impl_->strides; }
+  int64_t dim() const { return static_cast<int64_t>(impl_->sizes.size()); }
+  int64_t size(int64_t d) const;    // accepts negative dims
+  int64_t stride(int64_t d) const;  // accepts negative dims
+  int64_t numel() const;
+  int64_t offset() const { return impl_->offset; }
+  ScalarType dtype() const { return impl_->dtype; }
+  int64_t element_size() const { return ember::element_size(impl_->dtype); }
+  bool is_contiguous() const;
+  // Whether the elements exactly tile a dense block of memory in some order (any permutation).
+  bool is_non_overlapping_and_dense() const;
+  bool is_wrapped_number() const { return impl_->wrapped_number; }
+  const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
+
+  char* data_bytes() const {
+    return static_cast<char*>(impl_->storage->data()) + impl_->offset * element_size();
+  }
+  template <typename T>
+  T* data() const {
+    return reinterpret_cast<T*>(data_bytes());
+  }
+
+  // A view sharing storage with new geometry (no checks beyond bounds).
+  Tensor as_strided(const Shape& sizes, const Shape& strides, int64_t offset) const;
+  // Records an in-place write (the storage's version counter).
+  void bump_version() const { impl_->storage->bump_version(); }
+  // Raises when the storage is read-only (e.g. a read-only NumPy array).
+  void check_writable(const char* op) const;
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+// Normalizes a possibly negative dim for a tensor of rank `ndim`; raises IndexError naming `op`.
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+// Product of sizes with overflow detection (raises ValueError naming `op`).
+int64_t checked_numel(const Shape& sizes, const char* op);
+Shape contiguous_strides(const Shape& sizes);
+
+}  // namespace ember

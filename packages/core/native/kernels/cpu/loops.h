@@ -1,0 +1,107 @@
+// Generic inner loops shared by every elementwise kernel. Each loop has a fast path for
+// contiguous operands and for a broadcast scalar operand (stride 0), written so the compiler
+// vectorizes them for the ISA this file is compiled for, and a strided fallback.
+#pragma once
+
+#include <cstdint>
+
+#include "ember/dtype.h"
+#include "ember/kernels.h"
+
+// The namespace of the ISA this translation unit is compiled for (set by CMake).
+#ifndef EMBER_ISA
+#define EMBER_ISA baseline
+#endif
+#define EMBER_ISA_NS EMBER_CONCAT(isa_, EMBER_ISA)
+#define EMBER_CONCAT(a, b) EMBER_CONCAT_(a, b)
+#define EMBER_CONCAT_(a, b) a##b
+
+namespace ember::cpu::EMBER_ISA_NS {
+
+inline const OpParams& params_of(const void* params) {
+  static const OpParams kNone{};
+  return params ? *static_cast<const OpParams*>(params) : kNone;
+}
+
+template <typename T>
+inline const T* in_ptr(char* const* data, int i) {
+  return reinterpret_cast<const T*>(data[i]);
+}
+
+// out = op(in) for In -> Out, computing in compute_t<In>.
+template <typename In, typename Out, typename Op>
+void unary_loop(char** data, const int64_t* strides, int64_t n, const void* params) {
+  using C = compute_t<In>;
+  const Op op(params_of(params));
+  Out* __restrict out = reinterpret_cast<Out*>(data[0]);
+  const In* __restrict in = in_ptr<In>(data, 1);
+  if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(static_cast<C>(in[i])));
+    return;
+  }
+  char* o = data[0];
+  const char* a = data[1];
+  for (int64_t i = 0; i < n; ++i, o += strides[0], a += strides[1]) {
+    *reinterpret_cast<Out*>(o) = static_cast<Out>(op(static_cast<C>(*reinterpret_cast<const In*>(a))));
+  }
+}
+
+// out = op(a, b) for In x In -> Out.
+template <typename In, typename Out, typename Op>
+void binary_loop(char** data, const int64_t* strides, int64_t n, const void* params) {
+  using C = compute_t<In>;
+  const Op op(params_of(params));
+  Out* __restrict out = reinterpret_cast<Out*>(data[0]);
+  const In* __restrict a = in_ptr<In>(data, 1);
+  const In* __restrict b = in_ptr<In>(data, 2);
+  constexpr int64_t so = sizeof(Out), si = sizeof(In);
+  if (strides[0] == so) {
+    if (strides[1] == si && strides[2] == si) {
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = static_cast<Out>(op(static_cast<C>(a[i]), static_cast<C>(b[i])));
+      return;
+    }
+    if (strides[1] == 0 && strides[2] == si) {
+      const C av = static_cast<C>(a[0]);
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(av, static_cast<C>(b[i])));
+      return;
+    }
+    if (strides[1] == si && strides[2] == 0) {
+      const C bv = static_cast<C>(b[0]);
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(static_cast<C>(a[i]), bv));
+      return;
+    }
+  }
+  char* o = data[0];
+  const char* pa = data[1];
+  const char* pb = data[2];
+  for (int64_t i = 0; i < n; ++i, o += strides[0], pa += strides[1], pb += strides[2]) {
+    *reinterpret_cast<Out*>(o) =
+        static_cast<Out>(op(static_cast<C>(*reinterpret_cast<const In*>(pa)),
+                            static_cast<C>(*reinterpret_cast<const In*>(pb))));
+  }
+}
+
+// out = op(a, b, c) for three same-typed inputs (lerp with a tensor weight).
+template <typename T, typename Op>
+void ternary_loop(char** data, const int64_t* strides, int64_t n, const void* params) {
+  using C = compute_t<T>;
+  const Op op(params_of(params));
+  char* o = data[0];
+  const char *pa = data[1], *pb = data[2], *pc = data[3];
+  for (int64_t i = 0; i < n; ++i) {
+    *reinterpret_cast<T*>(o) = static_cast<T>(op(static_cast<C>(*reinterpret_cast<const T*>(pa)),
+                                                 static_cast<C>(*reinterpret_cast<const T*>(pb)),
+                                                 static_cast<C>(*reinterpret_cast<const T*>(pc))));
+    o += strides[0];
+    pa += strides[1];
+    pb += strides[2];
+    pc += strides[3];
+  }
+}
+
+}  // namespace ember::cpu::EMBER_ISA_NS

@@ -1,0 +1,406 @@
+// Scalar functors for every elementwise op, written once and shared by every ISA. Each takes its
+// parameters from OpParams and works in the compute type (float for float16/bfloat16).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "ember/kernels.h"
+#include "loops.h"
+
+// libmvec (glibc) provides SIMD versions of these; declaring them `declare simd` lets the
+// compiler call the vector variant for the ISA it targets. NOTE: libmvec is glibc >= 2.22
+// (tanh and friends 2.35); manylinux_2_35 wheels are what we ship.
+extern "C" {
+#pragma omp declare simd notinbranch
+float expf(float);
+#pragma omp declare simd notinbranch
+float logf(float);
+#pragma omp declare simd notinbranch
+float sinf(float);
+#pragma omp declare simd notinbranch
+float cosf(float);
+#pragma omp declare simd notinbranch
+float tanhf(float);
+#pragma omp declare simd notinbranch
+float exp2f(float);
+#pragma omp declare simd notinbranch
+float expm1f(float);
+#pragma omp declare simd notinbranch
+float log2f(float);
+#pragma omp declare simd notinbranch
+float log10f(float);
+#pragma omp declare simd notinbranch
+float log1pf(float);
+#pragma omp declare simd notinbranch
+float erff(float);
+#pragma omp declare simd notinbranch
+double exp(double);
+#pragma omp declare simd notinbranch
+double log(double);
+}
+
+// NOTE: everything here lives in the per-ISA namespace, so inline code compiled for AVX-512
+// can never be picked by the linker for the baseline kernels (one-definition rule).
+namespace ember::cpu::EMBER_ISA_NS {
+
+template <typename C>
+constexpr bool is_float_v = std::is_floating_point_v<C>;
+
+#define EMBER_FUNCTOR(Name)                     \
+  struct Name {                                 \
+    const OpParams& p;                          \
+    explicit Name(const OpParams& params) : p(params) {}
+
+// ---------------------------------------------------------------- unary
+EMBER_FUNCTOR(Neg)
+  template <typename C> C operator()(C x) const {
+    if constexpr (std::is_same_v<C, bool>) return x; else return static_cast<C>(-x);
+  }
+};
+EMBER_FUNCTOR(Abs)
+  template <typename C> C operator()(C x) const {
+    if constexpr (std::is_same_v<C, bool> || std::is_unsigned_v<C>) return x;
+    else if constexpr (is_float_v<C>) return std::fabs(x);
+    else return static_cast<C>(x < 0 ? -x : x);
+  }
+};
+EMBER_FUNCTOR(Sign)
+  template <typename C> C operator()(C x) const {
+    if constexpr (std::is_same_v<C, bool>) return x;
+    else return static_cast<C>((C(0) < x) - (x < C(0)));
+  }
+};
+#define EMBER_FLOAT_UNARY(Name, expr)                          \
+  EMBER_FUNCTOR(Name)                                          \
+    template <typename C> C operator()(C x) const { return expr; } \
+  };
+EMBER_FLOAT_UNARY(Sqrt, std::sqrt(x))
+EMBER_FLOAT_UNARY(Rsqrt, C(1) / std::sqrt(x))
+EMBER_FLOAT_UNARY(Exp, std::exp(x))
+EMBER_FLOAT_UNARY(Exp2, std::exp2(x))
+EMBER_FLOAT_UNARY(Expm1, std::expm1(x))
+EMBER_FLOAT_UNARY(Log, std::log(x))
+EMBER_FLOAT_UNARY(Log2, std::log2(x))
+EMBER_FLOAT_UNARY(Log10, std::log10(x))
+EMBER_FLOAT_UNARY(Log1p, std::log1p(x))
+EMBER_FLOAT_UNARY(Sin, std::sin(x))
+EMBER_FLOAT_UNARY(Cos, std::cos(x))
+EMBER_FLOAT_UNARY(Tan, std::tan(x))
+EMBER_FLOAT_UNARY(Asin, std::asin(x))
+EMBER_FLOAT_UNARY(Acos, std::acos(x))
+EMBER_FLOAT_UNARY(Atan, std::atan(x))
+EMBER_FLOAT_UNARY(Sinh, std::sinh(x))
+EMBER_FLOAT_UNARY(Cosh, std::cosh(x))
+EMBER_FLOAT_UNARY(Tanh, std::tanh(x))
+EMBER_FLOAT_UNARY(Asinh, std::asinh(x))
+EMBER_FLOAT_UNARY(Acosh, std::acosh(x))
+EMBER_FLOAT_UNARY(Atanh, std::atanh(x))
+EMBER_FLOAT_UNARY(Sigmoid, C(1) / (C(1) + std::exp(-x)))
+EMBER_FLOAT_UNARY(Erf, std::erf(x))
+EMBER_FLOAT_UNARY(Erfc, std::erfc(x))
+EMBER_FLOAT_UNARY(Frac, x - std::trunc(x))
+EMBER_FLOAT_UNARY(Reciprocal, C(1) / x)
+#undef EMBER_FLOAT_UNARY
+
+EMBER_FUNCTOR(Relu)
+  template <typename C> C operator()(C x) const {
+    if constexpr (is_float_v<C>) return std::isnan(x) ? x : (x > C(0) ? x : C(0));
+    else return x > C(0) ? x : C(0);
+  }
+};
+// Rounding is the identity on integers.
+#define EMBER_ROUNDING(Name, fn)                                  \
+  EMBER_FUNCTOR(Name)                                             \
+    template <typename C> C operator()(C x) const {               \
+      if constexpr (is_float_v<C>) return fn(x); else return x;   \
+    }                                                             \
+  };
+EMBER_ROUNDING(Floor, std::floor)
+EMBER_ROUNDING(Ceil, std::ceil)
+EMBER_ROUNDING(Round, std::nearbyint)  // half to even, like torch.round
+EMBER_ROUNDING(Trunc, std::trunc)
+#undef EMBER_ROUNDING
+// torch.round(decimals=d): p.i0 = d, p.f0 = 10^|d|.
+EMBER_FUNCTOR(RoundDecimals)
+  template <typename C> C operator()(C x) const {
+    const C scale = static_cast<C>(p.f0);
+    return p.i0 >= 0 ? std::nearbyint(x * scale) / scale : std::nearbyint(x / scale) * scale;
+  }
+};
+EMBER_FUNCTOR(Square)
+  template <typename C> C operator()(C x) const { return static_cast<C>(x * x); }
+};
+EMBER_FUNCTOR(BitwiseNot)
+  template <typename C> C operator()(C x) const {
+    if constexpr (std::is_same_v<C, bool>) return !x; else return static_cast<C>(~x);
+  }
+};
+// Bounds arrive in f0/f1 for float dtypes and i0/i1 for integers.
+template <typename C>
+inline C lower_bound_of(const OpParams& p) {
+  if constexpr (is_float_v<C>) return static_cast<C>(p.f0); else return static_cast<C>(p.i0);
+}
+template <typename C>
+inline C upper_bound_of(const OpParams& p) {
+  if constexpr (is_float_v<C>) return static_cast<C>(p.f1); else return static_cast<C>(p.i1);
+}
+// clamp propagates NaN inputs, like torch.clamp; min wins when min > max.
+EMBER_FUNCTOR(ClampBoth)
+  template <typename C> C operator()(C x) const {
+    const C lo = lower_bound_of<C>(p), hi = upper_bound_of<C>(p);
+    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    const C y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+};
+EMBER_FUNCTOR(ClampMin)
+  template <typename C> C operator()(C x) const {
+    const C lo = lower_bound_of<C>(p);
+    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    return x < lo ? lo : x;
+  }
+};
+EMBER_FUNCTOR(ClampMax)
+  template <typename C> C operator()(C x) const {
+    const C hi = upper_bound_of<C>(p);
+    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    return x > hi ? hi : x;
+  }
+};
+// nan_to_num: p.f0 replaces NaN, p.f1 +inf, and -inf is stored in the bits of p.i0.
+EMBER_FUNCTOR(NanToNum)
+  template <typename C> C operator()(C x) const {
+    if constexpr (is_float_v<C>) {
+      double neginf;
+      static_assert(sizeof(neginf) == sizeof(p.i0));
+      __builtin_memcpy(&neginf, &p.i0, sizeof(neginf));
+      if (std::isnan(x)) return static_cast<C>(p.f0);
+      if (std::isinf(x)) return static_cast<C>(x > 0 ? p.f1 : neginf);
+      return x;
+    } else {
+      return x;
+    }
+  }
+};
+EMBER_FUNCTOR(Identity)
+  template <typename C> C operator()(C x) const { return x; }
+};
+
+// ---------------------------------------------------------------- predicates (-> bool)
+#define EMBER_PREDICATE(Name, float_expr, int_expr)                          \
+  EMBER_FUNCTOR(Name)                                                        \
+    template <typename C> bool operator()(C x) const {                       \
+      if constexpr (is_float_v<C>) return float_expr; else return int_expr;  \
+    }                                                                        \
+  };
+EMBER_PREDICATE(IsNan, std::isnan(x), false)
+EMBER_PREDICATE(IsInf, std::isinf(x), false)
+EMBER_PREDICATE(IsFinite, std::isfinite(x), true)
+EMBER_PREDICATE(IsPosInf, std::isinf(x) && x > 0, false)
+EMBER_PREDICATE(IsNegInf, std::isinf(x) && x < 0, false)
+EMBER_PREDICATE(LogicalNot, x == C(0), x == C(0))
+#undef EMBER_PREDICATE
+
+// ---------------------------------------------------------------- binary
+EMBER_FUNCTOR(Add)
+  template <typename C> C operator()(C a, C b) const { return static_cast<C>(a + b); }
+};
+EMBER_FUNCTOR(Sub)
+  template <typename C> C operator()(C a, C b) const { return static_cast<C>(a - b); }
+};
+// a + alpha * b (alpha in f0 for floats, i0 for integers).
+EMBER_FUNCTOR(AddScaled)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) return a + static_cast<C>(p.f0) * b;
+    else return static_cast<C>(a + static_cast<C>(p.i0) * b);
+  }
+};
+EMBER_FUNCTOR(Mul)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (std::is_same_v<C, bool>) return a && b; else return static_cast<C>(a * b);
+  }
+};
+EMBER_FUNCTOR(Div)
+  template <typename C> C operator()(C a, C b) const { return a / b; }
+};
+// Integer divisors are checked for zero by the front-end before these run.
+EMBER_FUNCTOR(DivTrunc)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) return std::trunc(a / b);
+    else if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return static_cast<C>(-a);  // avoids INT_MIN / -1 overflow trap
+      return static_cast<C>(a / b);
+    } else return static_cast<C>(a / b);
+  }
+};
+EMBER_FUNCTOR(DivFloor)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) {
+      if (b == 0) return a / b;
+      const C mod = std::fmod(a, b);
+      C div = (a - mod) / b;
+      if (mod != 0 && (b < 0) != (mod < 0)) div -= C(1);
+      C floordiv;
+      if (div != 0) {
+        floordiv = std::floor(div);
+        if (div - floordiv > C(0.5)) floordiv += C(1);
+      } else {
+        floordiv = std::copysign(C(0), a / b);
+      }
+      return floordiv;
+    } else if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return static_cast<C>(-a);
+      C q = static_cast<C>(a / b);
+      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+      return q;
+    } else {
+      return static_cast<C>(a / b);
+    }
+  }
+};
+EMBER_FUNCTOR(Remainder)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) {
+      C mod = std::fmod(a, b);
+      if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+      return mod;
+    } else if constexpr (std::is_signed_v<C>) {
+      if (b == -1) return 0;
+      C r = static_cast<C>(a % b);
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<C>(r + b);
+      return r;
+    } else {
+      return static_cast<C>(a % b);
+    }
+  }
+};
+EMBER_FUNCTOR(Fmod)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) return std::fmod(a, b);
+    else if constexpr (std::is_signed_v<C>) return b == -1 ? C(0) : static_cast<C>(a % b);
+    else return static_cast<C>(a % b);
+  }
+};
+EMBER_FUNCTOR(Pow)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) {
+      return std::pow(a, b);
+    } else if constexpr (std::is_same_v<C, bool>) {
+      return a || !b;
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (b < 0) {
+          if (a == 1) return 1;
+          if (a == -1) return (b & 1) ? C(-1) : C(1);
+          return 0;
+        }
+      }
+      // Exponentiation by squaring, wrapping on overflow like torch.
+      using U = std::make_unsigned_t<C>;
+      U result = 1, base = static_cast<U>(a);
+      for (U e = static_cast<U>(b); e; e >>= 1) {
+        if (e & 1) result *= base;
+        base *= base;
+      }
+      return static_cast<C>(result);
+    }
+  }
+};
+EMBER_FUNCTOR(Atan2)
+  template <typename C> C operator()(C a, C b) const { return std::atan2(a, b); }
+};
+// maximum/minimum propagate NaN; fmax/fmin ignore it.
+EMBER_FUNCTOR(Maximum)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) if (std::isnan(a) || std::isnan(b)) return a + b;
+    return a > b ? a : b;
+  }
+};
+EMBER_FUNCTOR(Minimum)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) if (std::isnan(a) || std::isnan(b)) return a + b;
+    return a < b ? a : b;
+  }
+};
+EMBER_FUNCTOR(Fmax)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) return std::fmax(a, b); else return a > b ? a : b;
+  }
+};
+EMBER_FUNCTOR(Fmin)
+  template <typename C> C operator()(C a, C b) const {
+    if constexpr (is_float_v<C>) return std::fmin(a, b); else return a < b ? a : b;
+  }
+};
+EMBER_FUNCTOR(BitwiseAnd)
+  template <typename C> C operator()(C a, C b) const { return static_cast<C>(a & b); }
+};
+EMBER_FUNCTOR(BitwiseOr)
+  template <typename C> C operator()(C a, C b) const { return static_cast<C>(a | b); }
+};
+EMBER_FUNCTOR(BitwiseXor)
+  template <typename C> C operator()(C a, C b) const { return static_cast<C>(a ^ b); }
+};
+// Shifts by >= the bit width give 0 (left) or the sign fill (right), like torch.
+EMBER_FUNCTOR(LeftShift)
+  template <typename C> C operator()(C a, C b) const {
+    using U = std::make_unsigned_t<C>;
+    if (b < 0 || b >= static_cast<C>(sizeof(C) * 8)) return 0;
+    return static_cast<C>(static_cast<U>(a) << b);
+  }
+};
+EMBER_FUNCTOR(RightShift)
+  template <typename C> C operator()(C a, C b) const {
+    constexpr C bits = static_cast<C>(sizeof(C) * 8);
+    if (b < 0 || b >= bits) {
+      if constexpr (std::is_signed_v<C>) return a < 0 ? C(-1) : C(0); else return 0;
+    }
+    return static_cast<C>(a >> b);
+  }
+};
+EMBER_FUNCTOR(Copysign)
+  template <typename C> C operator()(C a, C b) const { return std::copysign(a, b); }
+};
+EMBER_FUNCTOR(Hypot)
+  template <typename C> C operator()(C a, C b) const { return std::hypot(a, b); }
+};
+// lerp(start, end, weight) with the weight in f0; torch's formula keeps lerp(a, b, 1) == b.
+template <typename C>
+inline C lerp_value(C a, C b, C w) {
+  return std::fabs(w) < C(0.5) ? a + w * (b - a) : b - (b - a) * (C(1) - w);
+}
+EMBER_FUNCTOR(Lerp)
+  template <typename C> C operator()(C a, C b) const {
+    return lerp_value(a, b, static_cast<C>(p.f0));
+  }
+  template <typename C> C operator()(C a, C b, C w) const { return lerp_value(a, b, w); }
+};
+EMBER_FUNCTOR(Xlogy)
+  template <typename C> C operator()(C x, C y) const {
+    if (std::isnan(y)) return y;
+    if (x == 0) return 0;
+    return x * std::log(y);
+  }
+};
+
+// ---------------------------------------------------------------- comparisons (-> bool)
+#define EMBER_COMPARE(Name, expr)                                          \
+  EMBER_FUNCTOR(Name)                                                      \
+    template <typename C> bool operator()(C a, C b) const { return expr; } \
+  };
+EMBER_COMPARE(Eq, a == b)
+EMBER_COMPARE(Ne, a != b)
+EMBER_COMPARE(Lt, a < b)
+EMBER_COMPARE(Le, a <= b)
+EMBER_COMPARE(Gt, a > b)
+EMBER_COMPARE(Ge, a >= b)
+EMBER_COMPARE(LogicalAnd, (a != C(0)) && (b != C(0)))
+EMBER_COMPARE(LogicalOr, (a != C(0)) || (b != C(0)))
+EMBER_COMPARE(LogicalXor, (a != C(0)) != (b != C(0)))
+#undef EMBER_COMPARE
+#undef EMBER_FUNCTOR
+
+}  // namespace ember::cpu::EMBER_ISA_NS

@@ -1,0 +1,150 @@
+// Reduction kernels for the iterator: data[0] is the accumulator (stride 0 along reduced dims),
+// data[1] the input in the accumulator's dtype. A reduced innermost dim is folded into a local
+// accumulator (pairwise for sums, so long rows do not drift); otherwise rows are combined
+// elementwise into the accumulator row.
+#include <cmath>
+
+#include "math_ops.h"
+#include "type_lists.h"
+
+namespace ember::cpu::EMBER_ISA_NS {
+namespace {
+
+template <typename T>
+constexpr int lanes() {
+  return sizeof(T) >= 8 ? 8 : 16;
+}
+
+struct SumReduce {
+  template <typename T> static T combine(T a, T b) { return static_cast<T>(a + b); }
+  // Pairwise summation over blocks of independent lanes (numpy's scheme).
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    return static_cast<T>(init + pairwise(x, n));
+  }
+  template <typename T>
+  static T pairwise(const T* x, int64_t n) {
+    constexpr int L = lanes<T>();
+    if (n <= 32 * L) {
+      T acc[L] = {};
+      int64_t i = 0;
+      for (; i + L <= n; i += L)
+        for (int j = 0; j < L; ++j) acc[j] = static_cast<T>(acc[j] + x[i + j]);
+      T total = 0;
+      for (; i < n; ++i) total = static_cast<T>(total + x[i]);
+      for (int j = 0; j < L; ++j) total = static_cast<T>(total + acc[j]);
+      return total;
+    }
+    const int64_t half = (n / 2) / L * L;
+    return static_cast<T>(pairwise(x, half) + pairwise(x + half, n - half));
+  }
+};
+
+struct ProdReduce {
+  template <typename T> static T combine(T a, T b) {
+    if constexpr (std::is_same_v<T, bool>) return a && b; else return static_cast<T>(a * b);
+  }
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    for (int64_t i = 0; i < n; ++i) init = combine(init, x[i]);
+    return init;
+  }
+};
+
+// max/min propagate NaN like torch.
+struct MaxReduce {
+  template <typename T> static T combine(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) if (std::isnan(b)) return b;
+    return b > a ? b : a;
+  }
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    for (int64_t i = 0; i < n; ++i) init = combine(init, x[i]);
+    return init;
+  }
+};
+struct MinReduce {
+  template <typename T> static T combine(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) if (std::isnan(b)) return b;
+    return b < a ? b : a;
+  }
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    for (int64_t i = 0; i < n; ++i) init = combine(init, x[i]);
+    return init;
+  }
+};
+struct AllReduce {
+  template <typename T> static T combine(T a, T b) { return a && b; }
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    bool acc = init;
+    for (int64_t i = 0; i < n; ++i) acc &= static_cast<bool>(x[i]);
+    return acc;
+  }
+};
+struct AnyReduce {
+  template <typename T> static T combine(T a, T b) { return a || b; }
+  template <typename T>
+  static T fold(const T* x, int64_t n, T init) {
+    bool acc = init;
+    for (int64_t i = 0; i < n; ++i) acc |= static_cast<bool>(x[i]);
+    return acc;
+  }
+};
+
+template <typename T, typename R>
+void reduce_loop(char** data, const int64_t* strides, int64_t n, const void*) {
+  constexpr int64_t s = sizeof(T);
+  if (strides[0] == 0) {
+    T* acc = reinterpret_cast<T*>(data[0]);
+    if (strides[1] == s) {
+      *acc = R::fold(reinterpret_cast<const T*>(data[1]), n, *acc);
+    } else {
+      T value = *acc;
+      const char* in = data[1];
+      for (int64_t i = 0; i < n; ++i, in += strides[1])
+        value = R::combine(value, *reinterpret_cast<const T*>(in));
+      *acc = value;
+    }
+    return;
+  }
+  if (strides[0] == s && strides[1] == s) {
+    T* __restrict acc = reinterpret_cast<T*>(data[0]);
+    const T* __restrict in = reinterpret_cast<const T*>(data[1]);
+    for (int64_t i = 0; i < n; ++i) acc[i] = R::combine(acc[i], in[i]);
+    return;
+  }
+  char* acc = data[0];
+  const char* in = data[1];
+  for (int64_t i = 0; i < n; ++i, acc += strides[0], in += strides[1]) {
+    T* a = reinterpret_cast<T*>(acc);
+    *a = R::combine(*a, *reinterpret_cast<const T*>(in));
+  }
+}
+
+template <typename R, typename... Ts>
+void set_reduce(Loop1d (&row)[kNumScalarTypes], TypeList<Ts...>) {
+  ((row[dtype_index<Ts>()] = &reduce_loop<Ts, R>), ...);
+}
+
+// Accumulator dtypes: sums and products of small types accumulate in int64/float32/float64.
+using AccumTypes = TypeList<int64_t, float, double>;
+#ifdef EMBER_ISA_BASELINE
+using OrderedTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, float, double>;
+#else
+using OrderedTypes = TypeList<int32_t, int64_t, float, double>;
+#endif
+
+}  // namespace
+
+void fill_reduce(KernelTable& t) {
+  set_reduce<SumReduce>(t.reduce[static_cast<int>(ReduceOp::Sum)], AccumTypes{});
+  set_reduce<ProdReduce>(t.reduce[static_cast<int>(ReduceOp::Prod)], AccumTypes{});
+  set_reduce<MaxReduce>(t.reduce[static_cast<int>(ReduceOp::Max)], OrderedTypes{});
+  set_reduce<MinReduce>(t.reduce[static_cast<int>(ReduceOp::Min)], OrderedTypes{});
+  set_reduce<AllReduce>(t.reduce[static_cast<int>(ReduceOp::All)], TypeList<bool>{});
+  set_reduce<AnyReduce>(t.reduce[static_cast<int>(ReduceOp::Any)], TypeList<bool>{});
+}
+
+}  // namespace ember::cpu::EMBER_ISA_NS

@@ -1,0 +1,35 @@
+// dtype sets a kernel family is instantiated for. The baseline build covers every dtype; the
+// AVX2/AVX-512 builds only the hot ones (the rest keep their baseline kernels), which keeps
+// the number of template instantiations, and so the build time, down.
+#pragma once
+
+#include "ember/dtype.h"
+#include "ember/kernels.h"
+#include "loops.h"
+
+namespace ember::cpu::EMBER_ISA_NS {
+
+template <typename... Ts>
+struct TypeList {};
+
+#ifdef EMBER_ISA_BASELINE
+using FloatTypes = TypeList<Half, BFloat16, float, double>;
+using IntTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t>;
+using IntBoolTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t>;
+using NumericTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
+using AllTypes =
+    TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
+#else
+using FloatTypes = TypeList<float, double>;
+using IntTypes = TypeList<int32_t, int64_t>;
+using IntBoolTypes = TypeList<int32_t, int64_t>;
+using NumericTypes = TypeList<int32_t, int64_t, float, double>;
+using AllTypes = TypeList<bool, uint8_t, int32_t, int64_t, float, double>;
+#endif
+
+template <typename T>
+constexpr int dtype_index() {
+  return static_cast<int>(scalar_type_of<T>());
+}
+
+}  // namespace ember::cpu::EMBER_ISA_NS

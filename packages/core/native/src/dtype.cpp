@@ -1,0 +1,63 @@
+// dtype names, sizes and PyTorch's promotion table.
+#include "ember/dtype.h"
+
+#include <atomic>
+
+#include "ember/errors.h"
+
+namespace ember {
+
+int64_t element_size(ScalarType t) {
+  static constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return sizes[static_cast<int>(t)];
+}
+
+std::string_view dtype_name(ScalarType t) {
+  static constexpr std::string_view names[] = {"bool",    "uint8",    "int8",    "int16",
+                                                "int32",   "int64",    "float16", "bfloat16",
+                                                "float32", "float64"};
+  return names[static_cast<int>(t)];
+}
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  // torch's table for the real dtypes, in enum order: b1 u1 i1 i2 i4 i8 f2 bf f4 f8.
+  using S = ScalarType;
+  constexpr S b1 = S::Bool, u1 = S::UInt8, i1 = S::Int8, i2 = S::Int16, i4 = S::Int32,
+              i8 = S::Int64, f2 = S::Float16, bf = S::BFloat16, f4 = S::Float32, f8 = S::Float64;
+  static constexpr S table[kNumScalarTypes][kNumScalarTypes] = {
+      /* b1 */ {b1, u1, i1, i2, i4, i8, f2, bf, f4, f8},
+      /* u1 */ {u1, u1, i2, i2, i4, i8, f2, bf, f4, f8},
+      /* i1 */ {i1, i2, i1, i2, i4, i8, f2, bf, f4, f8},
+      /* i2 */ {i2, i2, i2, i2, i4, i8, f2, bf, f4, f8},
+      /* i4 */ {i4, i4, i4, i4, i4, i8, f2, bf, f4, f8},
+      /* i8 */ {i8, i8, i8, i8, i8, i8, f2, bf, f4, f8},
+      /* f2 */ {f2, f2, f2, f2, f2, f2, f2, f4, f4, f8},
+      /* bf */ {bf, bf, bf, bf, bf, bf, f4, bf, f4, f8},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f4, f4, f8},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+  };
+  return table[static_cast<int>(a)][static_cast<int>(b)];
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  // torch.can_cast forbids only a move to a lower category: float -> int, non-bool -> bool.
+  if (is_floating(from) && is_integral(to, true)) return false;
+  if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
+  return true;
+}
+
+namespace {
+std::atomic<ScalarType> g_default_dtype{ScalarType::Float32};
+}
+
+ScalarType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+
+void set_default_dtype(ScalarType t) {
+  EMBER_CHECK(is_floating(t), TypeError,
+              "[set_default_dtype] only floating-point types are supported as the default type, "
+              "got ",
+              dtype_name(t));
+  g_default_dtype.store(t, std::memory_order_relaxed);
+}
+
+}  // namespace ember

@@ -1,0 +1,112 @@
+// copy_, dtype conversion, clone/contiguous, resize_ and fill_.
+#include <cstring>
+
+#include "ember/errors.h"
+#include "ember/iterator.h"
+#include "ember/kernels.h"
+#include "ember/ops.h"
+
+namespace ember {
+
+const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
+  dst.check_writable("copy_");
+  // Reading and writing one buffer through different views would see half-written values:
+  // take a private copy of the source first (numpy's rule; torch raises instead).
+  const bool aliased = src_in.storage() == dst.storage() &&
+                       (src_in.offset() != dst.offset() || src_in.strides() != dst.strides() ||
+                        src_in.sizes() != dst.sizes());
+  const Tensor src = aliased ? clone(src_in) : src_in;
+  if (dst.numel() == 0 && src.numel() == 0 && dst.sizes() == src.sizes()) return dst;
+  IterConfig config;
+  config.has_compute_dtype = true;
+  config.compute_dtype = dst.dtype();
+  config.cast_inputs = false;
+  config.cast_outputs = false;
+  config.resize_outputs = false;
+  TensorIterator iter("copy_", config);
+  iter.add_output(dst).add_input(src);
+  // The source must broadcast to the destination, not the other way round.
+  const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), "copy_");
+  EMBER_CHECK(shape == dst.sizes(), RuntimeError, "[copy_] source of shape ", src.sizes(),
+              " cannot be broadcast to the destination shape ", dst.sizes());
+  iter.build();
+  iter.for_each(cpu_kernels().cast[static_cast<int>(dst.dtype())][static_cast<int>(src.dtype())]);
+  dst.bump_version();
+  return dst;
+}
+
+Tensor to_dtype(const Tensor& t, ScalarType dtype, bool copy) {
+  if (t.dtype() == dtype && !copy) return t;
+  IterConfig config;
+  config.has_compute_dtype = true;
+  config.compute_dtype = dtype;
+  config.cast_inputs = false;
+  TensorIterator iter("to", config);
+  iter.add_output(Tensor()).add_input(t);
+  iter.build();
+  iter.for_each(cpu_kernels().cast[static_cast<int>(dtype)][static_cast<int>(t.dtype())]);
+  return iter.output();
+}
+
+Tensor contiguous(const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor out = Tensor::empty(t.sizes(), t.dtype());
+  copy_(out, t);
+  return out;
+}
+
+Tensor clone(const Tensor& t) {
+  // Like torch's preserve_format: a dense tensor keeps its strides, others become contiguous.
+  Tensor out = t.is_non_overlapping_and_dense()
+                   ? Tensor::empty_strided(t.sizes(), t.strides(), t.dtype())
+                   : Tensor::empty(t.sizes(), t.dtype());
+  copy_(out, t);
+  return out;
+}
+
+void resize_(const Tensor& t, const Shape& sizes) {
+  const int64_t numel = checked_numel(sizes, "resize_");
+  TensorImpl& impl = t.impl();
+  const size_t needed = static_cast<size_t>((impl.offset + numel) * t.element_size());
+  if (needed > impl.storage->nbytes()) {
+    impl.storage = Storage::allocate(static_cast<size_t>(numel * t.element_size()));
+    impl.offset = 0;
+  }
+  impl.sizes = sizes;
+  impl.strides = contiguous_strides(sizes);
+}
+
+const Tensor& fill_tensor_(const Tensor& t, const Tensor& value) {
+  EMBER_CHECK(value.dim() == 0, RuntimeError,
+              "[fill_] only supports 0-dimension value tensor but got tensor with ", value.dim(),
+              " dimensions");
+  return copy_(t, value);
+}
+
+const Tensor& fill_(const Tensor& t, double value) {
+  return copy_(t, Tensor::scalar(value, ScalarType::Float64));
+}
+
+const Tensor& fill_int_(const Tensor& t, int64_t value) {
+  return copy_(t, Tensor::scalar_int(value, ScalarType::Int64));
+}
+
+double item_double(const Tensor& t, const char* op) {
+  EMBER_CHECK(t.numel() == 1, RuntimeError, "[", op, "] a Tensor with ", t.numel(),
+              " elements cannot be converted to a Python scalar");
+  return visit_dtype(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return static_cast<double>(static_cast<compute_t<T>>(*t.data<T>()));
+  });
+}
+
+int64_t item_int(const Tensor& t, const char* op) {
+  EMBER_CHECK(t.numel() == 1, RuntimeError, "[", op, "] a Tensor with ", t.numel(),
+              " elements cannot be converted to a Python scalar");
+  return visit_dtype(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return static_cast<int64_t>(static_cast<compute_t<T>>(*t.data<T>()));
+  });
+}
+
+}  // namespace ember

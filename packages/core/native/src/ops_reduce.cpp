@@ -1,0 +1,255 @@
+// Reductions through the shared iterator: the accumulator is the output viewed with zero strides
+// on the reduced dims. Threads either own disjoint output slices or, when the output is small,
+// reduce disjoint input ranges into private accumulators that are combined at the end.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ember/errors.h"
+#include "ember/iterator.h"
+#include "ember/kernels.h"
+#include "ember/ops.h"
+
+namespace ember {
+namespace {
+
+// Bitmask of reduced dims; an empty list reduces everything.
+std::vector<bool> reduced_dims(const Tensor& x, const Dims& dims, const char* op) {
+  const int64_t ndim = x.dim();
+  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, ndim, op);
+    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
+                " appears multiple times in the list of dims");
+    mask[w] = true;
+  }
+  mask.resize(ndim);
+  return mask;
+}
+
+Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
+  Shape shape = x.sizes();
+  for (size_t d = 0; d < shape.size(); ++d) if (mask[d]) shape[d] = 1;
+  return shape;
+}
+
+Tensor drop_reduced(const Tensor& t, const std::vector<bool>& mask) {
+  Shape sizes, strides;
+  for (size_t d = 0; d < mask.size(); ++d) {
+    if (mask[d]) continue;
+    sizes.push_back(t.sizes()[d]);
+    strides.push_back(t.strides()[d]);
+  }
+  return t.as_strided(sizes, strides, t.offset());
+}
+
+// Fills with the op's identity: 0, 1, the lowest/highest value, true/false.
+void fill_identity(const Tensor& acc, ReduceOp op) {
+  visit_dtype(acc.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      return;  // accumulators are never reduced-precision
+    } else {
+      T value{};
+      switch (op) {
+        case ReduceOp::Sum: case ReduceOp::Any: value = T(0); break;
+        case ReduceOp::Prod: case ReduceOp::All: value = T(1); break;
+        case ReduceOp::Max:
+          value = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                       : std::numeric_limits<T>::lowest();
+          break;
+        case ReduceOp::Min:
+          value = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                       : std::numeric_limits<T>::max();
+          break;
+        default: break;
+      }
+      T* p = acc.data<T>();
+      std::fill(p, p + acc.numel(), value);
+    }
+  });
+}
+
+void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceOp op) {
+  const int64_t numel = iter.numel();
+  const int64_t out_numel = acc.numel();
+  const int64_t chunks = parallel_chunks(0, numel, kParallelGrain);
+  if (chunks <= 1) {
+    iter.serial_for_each(loop, nullptr, 0, numel);
+    return;
+  }
+  // Small outputs: each chunk reduces a slice of the input into a private accumulator.
+  if (out_numel * chunks <= numel / 16) {
+    std::vector<Tensor> partials(chunks);
+    parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
+      for (int64_t c = cb; c < ce; ++c) {
+        partials[c] = Tensor::empty_strided(acc.sizes(), acc.strides(), acc.dtype());
+        fill_identity(partials[c], op);
+        char* data[kMaxOperands] = {partials[c].data_bytes(), iter.iter_data(1)};
+        iter.serial_for_each(loop, nullptr, numel * c / chunks, numel * (c + 1) / chunks, data);
+      }
+    });
+    const int64_t esize = acc.element_size();
+    const int64_t strides[2] = {esize, esize};
+    for (const Tensor& partial : partials) {
+      char* data[2] = {acc.data_bytes(), partial.data_bytes()};
+      loop(data, strides, out_numel, nullptr);
+    }
+    return;
+  }
+  // Large outputs: split the outermost iteration dim the output does not reduce over.
+  int64_t split_dim = -1;
+  for (int64_t d = iter.iter_ndim() - 1; d >= 0; --d) {
+    if (iter.iter_strides(0)[d] != 0 && iter.iter_shape()[d] > 1) {
+      split_dim = d;
+      break;
+    }
+  }
+  if (split_dim < 0) {
+    iter.serial_for_each(loop, nullptr, 0, numel);
+    return;
+  }
+  const int64_t rows = iter.iter_shape()[split_dim];
+  const int64_t per_row = numel / rows;
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(per_row, 1));
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+    iter.serial_for_each_box(loop, nullptr, split_dim, begin, end);
+  });
+}
+
+struct ReduceResult {
+  Tensor acc;  // keepdim-shaped accumulator
+  std::vector<bool> mask;
+  int64_t count;  // elements reduced into each output
+};
+
+ReduceResult reduce_into_accumulator(const char* name, ReduceOp op, const Tensor& x,
+                                     const Dims& dims, ScalarType acc_dtype) {
+  const auto mask = reduced_dims(x, dims, name);
+  int64_t count = 1;
+  for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) count *= x.sizes()[d];
+  const Shape out_shape = keepdim_shape(x, mask);
+  Tensor acc = Tensor::empty(out_shape, acc_dtype);
+  fill_identity(acc, op);
+  if (x.numel() == 0) return {acc, mask, count};
+  Shape acc_strides = acc.strides();
+  for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) acc_strides[d] = 0;
+  const Tensor acc_view = acc.as_strided(x.sizes(), acc_strides, 0);
+  const Tensor input = to_dtype(x, acc_dtype);
+  IterConfig config;
+  config.has_compute_dtype = true;
+  config.compute_dtype = acc_dtype;
+  config.cast_inputs = false;
+  config.cast_outputs = false;
+  TensorIterator iter(name, config);
+  iter.allow_broadcast_outputs();
+  iter.add_output(acc_view).add_input(input);
+  iter.build();
+  Loop1d loop = cpu_kernels().reduce[static_cast<int>(op)][static_cast<int>(acc_dtype)];
+  EMBER_CHECK(loop != nullptr, TypeError, "[", name, "] not supported for dtype ",
+              dtype_name(x.dtype()));
+  run_reduction(iter, loop, acc, op);
+  return {acc, mask, count};
+}
+
+ScalarType sum_accumulator(ScalarType t) {
+  if (t == ScalarType::Float64) return ScalarType::Float64;
+  if (is_floating(t)) return ScalarType::Float32;
+  return ScalarType::Int64;
+}
+
+// Writes `result` into `out` when given (resizing it like torch's out=), else returns it.
+Tensor deliver(const Tensor& result, const Tensor& out, const char* name) {
+  if (!out.defined()) return result;
+  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[", name, "] result type ",
+              dtype_name(result.dtype()), " can't be cast to the desired output type ",
+              dtype_name(out.dtype()));
+  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
+  copy_(out, result);
+  return out;
+}
+
+Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
+  Tensor result = keepdim ? r.acc : drop_reduced(r.acc, r.mask);
+  return to_dtype(result, out_dtype);
+}
+
+Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
+                std::optional<ScalarType> dtype, const Tensor& out) {
+  const Tensor input = dtype ? to_dtype(x, *dtype) : x;
+  const ScalarType out_dtype =
+      dtype ? *dtype : (is_floating(x.dtype()) ? x.dtype() : ScalarType::Int64);
+  const auto r = reduce_into_accumulator(name, op, input, dims, sum_accumulator(input.dtype()));
+  return deliver(finish(r, keepdim, out_dtype), out, name);
+}
+
+Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
+               const Tensor& out) {
+  const auto mask = reduced_dims(x, dims, name);
+  for (size_t d = 0; d < mask.size(); ++d) {
+    EMBER_CHECK(!mask[d] || x.sizes()[d] != 0, IndexError, "[", name,
+                "] expected reduction dim ", d, " to have non-zero size (input shape ",
+                x.sizes(), ")");
+  }
+  EMBER_CHECK(x.numel() != 0 || x.dim() != 0 || !dims.empty(), IndexError, "[", name,
+              "] cannot reduce an empty tensor");
+  const ScalarType acc_dtype =
+      (x.dtype() == ScalarType::Float16 || x.dtype() == ScalarType::BFloat16)
+          ? ScalarType::Float32
+          : x.dtype();
+  const auto r = reduce_into_accumulator(name, op, x, dims, acc_dtype);
+  return deliver(finish(r, keepdim, x.dtype()), out, name);
+}
+
+Tensor logical(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
+               const Tensor& out) {
+  const auto r = reduce_into_accumulator(name, op, x, dims, ScalarType::Bool);
+  const ScalarType out_dtype = x.dtype() == ScalarType::UInt8 ? ScalarType::UInt8
+                                                              : ScalarType::Bool;
+  return deliver(finish(r, keepdim, out_dtype), out, name);
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+           const Tensor& out) {
+  return sum_like("sum", ReduceOp::Sum, x, dims, keepdim, dtype, out);
+}
+
+Tensor prod(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+            const Tensor& out) {
+  return sum_like("prod", ReduceOp::Prod, x, dims, keepdim, dtype, out);
+}
+
+Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+            const Tensor& out) {
+  const ScalarType out_dtype = dtype.value_or(x.dtype());
+  EMBER_CHECK(is_floating(out_dtype), TypeError,
+              "[mean] could not infer output dtype: input dtype must be floating point, got ",
+              dtype_name(out_dtype), " (pass dtype=ember.float32)");
+  const Tensor input = to_dtype(x, out_dtype);
+  const auto r = reduce_into_accumulator("mean", ReduceOp::Sum, input, dims,
+                                         sum_accumulator(out_dtype));
+  // An empty reduction divides 0 by 0: NaN, like torch.
+  Tensor averaged = binary(BinaryOp::Div, r.acc,
+                           Tensor::scalar(static_cast<double>(r.count), r.acc.dtype()));
+  return deliver(finish({averaged, r.mask, r.count}, keepdim, out_dtype), out, "mean");
+}
+
+Tensor amax(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {
+  return extreme("amax", ReduceOp::Max, x, dims, keepdim, out);
+}
+
+Tensor amin(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {
+  return extreme("amin", ReduceOp::Min, x, dims, keepdim, out);
+}
+
+Tensor all(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {
+  return logical("all", ReduceOp::All, x, dims, keepdim, out);
+}
+
+Tensor any(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {
+  return logical("any", ReduceOp::Any, x, dims, keepdim, out);
+}
+
+}  // namespace ember
