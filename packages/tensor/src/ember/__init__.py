@@ -12,11 +12,11 @@ import sys
 # Other ember distributions install portions of this package (ember/nn, ember/utils/data, ...).
 __path__ = pkgutil.extend_path(__path__, __name__)
 
-import ember_core._C as _C  # noqa: E402
+import ember_core._C as _C
 
 sys.modules[__name__ + "._C"] = _C
 
-from ember._tensor import Size, Tensor  # noqa: E402
 from ember._C import *  # noqa: E402,F403
+from ember._tensor import Size, Tensor  # noqa: E402
 
 __version__ = "0.1.0"
