@@ -1,4 +1,5 @@
 // copy_, dtype conversion, clone/contiguous, resize_ and fill_.
+#include <array>
 #include <cstring>
 
 #include "ember/errors.h"
@@ -37,6 +38,15 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
 
 Tensor to_dtype(const Tensor& t, ScalarType dtype, bool copy) {
   if (t.dtype() == dtype && !copy) return t;
+  if (t.dim() == 0) {
+    // Python scalars take this path on almost every op: skip the iterator.
+    Tensor out = Tensor::empty({}, dtype);
+    cpu_kernels().cast[static_cast<int>(dtype)][static_cast<int>(t.dtype())](
+        std::array<char*, 2>{out.data_bytes(), t.data_bytes()}.data(),
+        std::array<int64_t, 2>{0, 0}.data(), 1, nullptr);
+    out.impl().wrapped_number = t.is_wrapped_number();
+    return out;
+  }
   IterConfig config;
   config.has_compute_dtype = true;
   config.compute_dtype = dtype;
