@@ -108,11 +108,11 @@ Tensor setitem_value(nb::handle value) {
 void init_indexing(nb::module_& m, TensorClass& cls) {
   cls.def("__getitem__", [](const Tensor& self, nb::handle index) {
     return wrap(ember::index(self, parse_index(index)));
-  });
+  }, nb::arg("index").none());
   cls.def("__setitem__", [](const Tensor& self, nb::handle index, nb::handle value) {
     const auto items = parse_index(index);
     index_put_(self, items, setitem_value(value));
-  });
+  }, nb::arg("index").none(), nb::arg("value").none());
   cls.def("__iter__", [](const Tensor& self) {
     EMBER_CHECK(self.dim() > 0, TypeError, "[iter] iteration over a 0-d tensor");
     return nb::iter(wrap_list(unbind(self, 0)));

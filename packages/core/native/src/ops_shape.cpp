@@ -56,10 +56,10 @@ Shape infer_size(const Shape& shape, int64_t numel, const char* op) {
   }
   Shape out = shape;
   if (inferred) {
-    EMBER_CHECK(known != 0, RuntimeError, "[", op, "] cannot reshape tensor of 0 elements into ",
-                "shape ", shape,
+    EMBER_CHECK(known != 0 || numel != 0, RuntimeError, "[", op, "] cannot reshape tensor of ",
+                "0 elements into shape ", shape,
                 " because the unspecified dimension size -1 can be any value and is ambiguous");
-    EMBER_CHECK(numel % known == 0, RuntimeError, "[", op, "] shape ", shape,
+    EMBER_CHECK(known != 0 && numel % known == 0, RuntimeError, "[", op, "] shape ", shape,
                 " is invalid for input of size ", numel);
     out[*inferred] = numel / known;
   } else {
