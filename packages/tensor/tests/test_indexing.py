@@ -27,6 +27,8 @@ def numpy_array(shape: tuple[int, ...], layout: str) -> np.ndarray:
     if layout == "strided" and len(shape) >= 1:
         base = np.arange(2 * n, dtype=np.float64).reshape((*shape[:-1], 2 * shape[-1]))
         return base[..., ::2]
+    if layout == "negative" and len(shape) >= 1:
+        return np.arange(n, dtype=np.float64).reshape(shape)[::-1]
     return np.arange(n, dtype=np.float64).reshape(shape)
 
 
@@ -58,7 +60,7 @@ def basic_indices(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
     return tuple(items)
 
 
-@given(shapes, st.sampled_from(["contiguous", "transposed", "strided"]), st.data())
+@given(shapes, st.sampled_from(["contiguous", "transposed", "strided", "negative"]), st.data())
 def test_getitem_matches_numpy_and_is_a_view(
     shape: tuple[int, ...], layout: str, data: st.DataObject
 ) -> None:
@@ -255,6 +257,8 @@ def test_setitem_errors() -> None:
     expect(RuntimeError, lambda: x.__setitem__(slice(None), tensor((3, 3))), "(3, 3)", "(2, 3)")
     expect(IndexError, lambda: x.__setitem__(7, 1.0), "index 7")
     expect(ValueError, lambda: x.__setitem__(slice(None, None, -1), 1.0), "step")
+    expanded = tensor((1, 3)).expand(2, 3)
+    expect(RuntimeError, lambda: expanded.__setitem__(slice(None), 1.0), "single memory location")
     readonly = np.zeros(3)
     readonly.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):

@@ -655,6 +655,13 @@ Tensor index(const Tensor& x, const std::vector<IndexItem>& items) {
 
 void index_put_(const Tensor& x, const std::vector<IndexItem>& items, const Tensor& value) {
   const Tensor target = apply_index(x, items);
+  // Writing through a broadcast (stride-0) dim would race on one element, as torch refuses.
+  for (int64_t d = 0; d < target.dim() && target.numel() > 0; ++d) {
+    EMBER_CHECK(target.strides()[d] != 0 || target.sizes()[d] <= 1, RuntimeError,
+                "[index] unsupported operation: more than one element of the written-to tensor ",
+                "(shape ", target.sizes(), ", strides ", target.strides(), ") refers to a single ",
+                "memory location. Please clone() the tensor before performing the operation.");
+  }
   // torch drops the value's leading size-1 dims, so x[0] = v[None] works.
   Geometry g(value);
   while (static_cast<int64_t>(g.sizes.size()) > target.dim() && g.sizes.front() == 1) {
