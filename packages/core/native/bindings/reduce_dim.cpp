@@ -181,11 +181,11 @@ void def_scan(nb::module_& m, TensorClass& cls, const char* name, const char* in
     return result_or_out(fn(to_tensor(input, name), as_dim(dim, name),
                             to_optional_dtype(dtype, name), to_optional_tensor(out, name, "out")),
                          out);
-  }, nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+  }, nb::arg("input"), nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("out") = nb::none());
   cls.def(name, [fn, name](const Tensor& self, nb::handle dim, nb::handle dtype) {
     return wrap(fn(self, as_dim(dim, name), to_optional_dtype(dtype, name), {}));
-  }, nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  }, nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
   cls.def(inplace_name, [fn, inplace_name](nb::handle self, nb::handle dim, nb::handle dtype) {
     const Tensor& t = unwrap(self);
     const auto dt = to_optional_dtype(dtype, inplace_name);
@@ -194,7 +194,7 @@ void def_scan(nb::module_& m, TensorClass& cls, const char* name, const char* in
                 " and output tensor dtype ", dtype_name(*dt), " should match");
     fn(t, as_dim(dim, inplace_name), dt, t);
     return nb::borrow(self);
-  }, nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  }, nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
 }
 
 }  // namespace
@@ -221,11 +221,11 @@ void init_reduce_dim(nb::module_& m, TensorClass& cls) {
     return result_or_out(logsumexp(to_tensor(input, "logsumexp"), to_dims(dim, "logsumexp"),
                                    keepdim, to_optional_tensor(out, "logsumexp", "out")),
                          out);
-  }, nb::arg("input"), nb::arg("dim"), nb::arg("keepdim") = false, nb::kw_only(),
+  }, nb::arg("input"), nb::arg("dim").none(), nb::arg("keepdim") = false, nb::kw_only(),
      nb::arg("out") = nb::none());
   cls.def("logsumexp", [](const Tensor& self, nb::handle dim, bool keepdim) {
     return wrap(logsumexp(self, to_dims(dim, "logsumexp"), keepdim));
-  }, nb::arg("dim"), nb::arg("keepdim") = false);
+  }, nb::arg("dim").none(), nb::arg("keepdim") = false);
 
   m.def("norm", [](nb::handle input, nb::handle p, nb::handle dim, bool keepdim, nb::handle out,
                    nb::handle dtype) {
