@@ -137,6 +137,17 @@ def test_batched_times_matrix_folds_or_loops(kind) -> None:
     check(ember.matmul(row, b), a_np[:, :, :1, :] @ b_np, ember.float64)
 
 
+@pytest.mark.parametrize("dtype", [ember.int32, ember.int64, ember.int16])
+def test_integer_loop_in_parallel_chunks(dtype) -> None:
+    # Big enough to split rows across threads, with row blocks crossing batch boundaries.
+    rng = np.random.default_rng(10)
+    a, a_np = make(rng, (3, 37, 50), dtype, "strided")
+    b, b_np = make(rng, (50, 301), dtype, "transposed")
+    check(ember.matmul(a, b), a_np @ b_np, dtype)
+    c, c_np = make(rng, (3, 301, 7), dtype, "contiguous")
+    check(ember.matmul(b, c), b_np @ c_np, dtype)
+
+
 def test_matmul_empty_and_k_zero() -> None:
     z = ember.matmul(ember.from_numpy(np.ones((3, 0))), ember.from_numpy(np.ones((0, 4))))
     assert_close(z, np.zeros((3, 4)), dtype=ember.float64)
@@ -226,6 +237,10 @@ def test_mm_bmm_mv_dot_outer(dtype, n, m, p, b, kind, seed) -> None:
 
 
 def test_outer_promotes_like_mul() -> None:
+    out = ember.from_numpy(np.zeros((3, 2)))
+    a = ember.from_numpy(np.arange(3.0))
+    assert ember.outer(a, ember.from_numpy(np.ones(2)), out=out) is out
+    assert_close(out, np.outer(np.arange(3.0), np.ones(2)))
     r = ember.outer(ember.from_numpy(np.arange(3, dtype=np.int32)), ember.from_numpy(np.ones(2)))
     assert_close(r, np.outer(np.arange(3), np.ones(2)), dtype=ember.float64)
     bools = ember.from_numpy(np.array([True, False]))
