@@ -154,7 +154,7 @@ void def_like(nb::module_& m, const char* name, std::optional<int64_t> value) {
     check_creation_options(name, device, requires_grad);
     const ScalarType dt = to_optional_dtype(dtype, name).value_or(input.dtype());
     Tensor out = empty_like(input, dt, name);
-    if (value) fill_int_(out, *value);
+    if (value) fill_dense_(out, Scalar::from_int(*value), name);
     return wrap(out);
   }, nb::arg("input"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
@@ -190,11 +190,7 @@ void init_creation(nb::module_& m) {
     const ScalarType dt = to_optional_dtype(dtype, "full_like").value_or(input.dtype());
     check_value_fits(v.value, dt, "full_like");
     Tensor out = empty_like(input, dt, "full_like");
-    if (v.value.is_int) {
-      fill_int_(out, v.value.i);
-    } else {
-      fill_(out, v.value.d);
-    }
+    fill_dense_(out, v.value, "full_like");
     return wrap(out);
   }, nb::arg("input"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
@@ -483,7 +479,7 @@ void init_random(nb::module_& m) {
     const int64_t from = a.is_none() ? 0 : to_int_arg(a, "random_", "from");
     random_(t, from, b.is_none() ? std::nullopt : std::optional(to_int_arg(b, "random_", "to")),
             g);
-  }, nb::arg("from") = nb::none(), nb::arg("to") = nb::ellipsis());
+  }, nb::arg("from") = nb::none(), nb::arg("to").none() = nb::ellipsis());
   def_method("bernoulli_", [](nb::handle self, nb::handle p, nb::handle generator) {
     Generator* gen = to_generator(generator, "bernoulli_");
     if (is_tensor(p)) {

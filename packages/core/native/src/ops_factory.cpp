@@ -140,11 +140,13 @@ Tensor empty_like(const Tensor& t, ScalarType dtype, const char* op) {
   return empty(t.sizes(), dtype, op);
 }
 
-Tensor full_scalar(const Shape& size, Scalar value, ScalarType dtype, const char* op) {
-  check_value_fits(value, dtype, op);
-  Tensor out = empty(size, dtype, op);
+const Tensor& fill_dense_(const Tensor& t, Scalar value, const char* op) {
+  EMBER_CHECK(t.is_non_overlapping_and_dense(), RuntimeError, "[", op,
+              "] internal: fill_dense_ needs a dense tensor, got strides ", t.strides());
+  check_value_fits(value, t.dtype(), op);
+  // A dense tensor with non-negative strides covers numel() elements from its first one.
   if (value.is_int) {
-    fill_contiguous(out, [v = value.i](auto tag, int64_t) {
+    fill_contiguous(t, [v = value.i](auto tag, int64_t) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
         return T(static_cast<float>(v));
@@ -155,10 +157,18 @@ Tensor full_scalar(const Shape& size, Scalar value, ScalarType dtype, const char
       }
     });
   } else {
-    fill_contiguous(out, [v = value.d](auto tag, int64_t) {
+    fill_contiguous(t, [v = value.d](auto tag, int64_t) {
       return from_double<typename decltype(tag)::type>(v);
     });
   }
+  t.bump_version();
+  return t;
+}
+
+Tensor full_scalar(const Shape& size, Scalar value, ScalarType dtype, const char* op) {
+  check_value_fits(value, dtype, op);
+  Tensor out = empty(size, dtype, op);
+  fill_dense_(out, value, op);
   return out;
 }
 
@@ -246,7 +256,8 @@ LinearPoints linear_points(double start, double end, int64_t steps, ScalarType d
   EMBER_CHECK(dtype != ScalarType::Bool, NotImplementedError, "[", op, "] \"", kernel,
               "\" not implemented for 'Bool'");
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
-  return {start, end, step, steps};
+  // One point is `start` (torch's rule), not the `end` the halfway scheme would give.
+  return {start, steps == 1 ? start : end, step, steps};
 }
 
 }  // namespace

@@ -260,6 +260,21 @@ void check_int_bounds(ScalarType dtype, int64_t from, int64_t last, const char* 
               " is out of bounds for ", dtype_name(dtype));
 }
 
+// A contiguous float64 copy of `t` broadcast to `shape` (raises naming `op` when it does not fit).
+Tensor broadcast_to_double(const Tensor& t, const Shape& shape, const char* op, const char* what) {
+  EMBER_CHECK(broadcast_shapes(shape, t.sizes(), op) == shape, RuntimeError, "[", op, "] ", what,
+              " of shape ", t.sizes(), " cannot be broadcast to the output shape ", shape);
+  // NOTE: a zero-stride view of the full shape, so copy_ itself never has to broadcast.
+  Shape strides(shape.size(), 0);
+  const size_t lead = shape.size() - t.sizes().size();
+  for (size_t d = 0; d < t.sizes().size(); ++d) {
+    if (t.sizes()[d] != 1) strides[lead + d] = t.strides()[d];
+  }
+  Tensor out = Tensor::empty(shape, ScalarType::Float64);
+  if (out.numel() > 0) copy_(out, t.as_strided(shape, strides, t.offset()));
+  return out;
+}
+
 }  // namespace
 
 const Tensor& uniform_(const Tensor& t, double from, double to, Generator* gen, const char* op) {
@@ -367,11 +382,7 @@ const Tensor& bernoulli_(const Tensor& t, double p, Generator* gen) {
 const Tensor& bernoulli_tensor_(const Tensor& t, const Tensor& p, Generator* gen,
                                 const char* op) {
   check_floating(p, op, "bernoulli_tensor_cpu_p_");
-  const Shape shape = broadcast_shapes(t.sizes(), p.sizes(), op);
-  EMBER_CHECK(shape == t.sizes(), RuntimeError, "[", op, "] the probability tensor of shape ",
-              p.sizes(), " cannot be broadcast to the output shape ", t.sizes());
-  Tensor prob = Tensor::empty(t.sizes(), ScalarType::Float64);
-  copy_(prob, p);
+  const Tensor prob = broadcast_to_double(p, t.sizes(), op, "the probability tensor");
   const double* pd = prob.data<double>();
   for (int64_t i = 0; i < prob.numel(); ++i) {
     EMBER_CHECK(pd[i] >= 0.0 && pd[i] <= 1.0, RuntimeError, "[", op,
@@ -464,15 +475,13 @@ Tensor normal_tensor(const Tensor& mean, const Tensor& std, Generator* gen) {
               "' (needs a floating point dtype, got ", dtype_name(dtype), ")");
   const Shape shape = broadcast_shapes(mean.sizes(), std.sizes(), "normal");
   check_new_sizes(shape, "normal");
-  Tensor s = Tensor::empty(shape, ScalarType::Float64);
-  copy_(s, std);
+  const Tensor s = broadcast_to_double(std, shape, "normal", "std");
   const double* sd = s.data<double>();
   for (int64_t i = 0; i < s.numel(); ++i) {
     EMBER_CHECK(!(sd[i] < 0.0), RuntimeError,
                 "[normal] expects all elements of std >= 0.0, but found std ", sd[i]);
   }
-  Tensor m = Tensor::empty(shape, ScalarType::Float64);
-  copy_(m, mean);
+  const Tensor m = broadcast_to_double(mean, shape, "normal", "mean");
   Tensor z = Tensor::empty(shape, ScalarType::Float64);
   normal_(z, 0.0, 1.0, gen, "normal");
   double* zd = z.data<double>();

@@ -36,6 +36,8 @@ Tensor full_scalar(const Shape& size, Scalar value, ScalarType dtype, const char
 Tensor full(const Shape& size, double value, ScalarType dtype);
 Tensor full_int(const Shape& size, int64_t value, ScalarType dtype);
 Tensor zeros(const Shape& size, ScalarType dtype);
+// Sets every element of a dense tensor (fresh from empty/empty_like) to `value`.
+const Tensor& fill_dense_(const Tensor& t, Scalar value, const char* op);
 Tensor ones(const Shape& size, ScalarType dtype);
 // Half-open [start, end) by step, with torch's length rule ceil((end - start) / step).
 Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype);
