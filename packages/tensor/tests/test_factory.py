@@ -260,6 +260,14 @@ def test_arange_float_dtypes_and_default(default_float64: None) -> None:
         assert_close(ember.arange(0, 6, 2, dtype=dtype).float(), np.arange(0, 6, 2, np.float32))
 
 
+def test_arange_keywords() -> None:
+    assert_close(ember.arange(end=4), np.arange(4), dtype=ember.int64)
+    assert_close(ember.arange(start=1, end=7, step=2), np.arange(1, 7, 2), dtype=ember.int64)
+    assert_close(ember.arange(1, 2, step=0.25), np.arange(1, 2, 0.25, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"^\[arange\] missing required argument 'end'"):
+        ember.arange()
+
+
 def test_arange_out() -> None:
     out = ember.empty(0, dtype=ember.int64)
     assert ember.arange(4, out=out) is out

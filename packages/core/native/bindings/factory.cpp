@@ -207,10 +207,13 @@ void init_creation(nb::module_& m) {
   m.def("arange", [](nb::handle start_h, nb::handle end_h, nb::handle step_h, nb::handle out_h,
                      nb::handle dtype, nb::handle device, bool requires_grad) {
     check_creation_options("arange", device, requires_grad);
-    // arange(end) or arange(start, end, step): like torch, one positional argument is the end.
-    Number start = to_number(start_h, "arange", "start");
-    Number end = end_h.is_none() ? start : to_number(end_h, "arange", "end");
-    if (end_h.is_none()) start = {Scalar::from_int(0), NumberKind::Int};
+    // arange(end), arange(end=...) or arange(start, end, step): one number alone is the end.
+    EMBER_CHECK(!start_h.is_none() || !end_h.is_none(), TypeError,
+                "[arange] missing required argument 'end'");
+    const bool end_only = start_h.is_none() || end_h.is_none();
+    const Number start = end_only ? Number{Scalar::from_int(0), NumberKind::Int}
+                                  : to_number(start_h, "arange", "start");
+    const Number end = to_number(end_h.is_none() ? start_h : end_h, "arange", "end");
     const Number step = to_number(step_h, "arange", "step");
     const bool all_int = start.kind != NumberKind::Float && end.kind != NumberKind::Float &&
                          step.kind != NumberKind::Float;
@@ -218,7 +221,8 @@ void init_creation(nb::module_& m) {
     const ScalarType dt =
         resolve_dtype(dtype, out, all_int ? ScalarType::Int64 : default_dtype(), "arange");
     return finish(arange(start.value, end.value, step.value, dt), out_h, out);
-  }, nb::arg("start"), nb::arg("end") = nb::none(), nb::arg("step") = 1, nb::kw_only(),
+  }, nb::arg("start") = nb::none(), nb::arg("end") = nb::none(), nb::arg("step") = 1,
+     nb::kw_only(),
      nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("requires_grad") = false);
 

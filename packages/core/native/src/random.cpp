@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "ember/errors.h"
 #include "ember/iterator.h"
@@ -92,6 +93,7 @@ namespace {
 
 // Random kernels are compute-bound (a Philox block per few elements): split sooner than copies.
 constexpr int64_t kRandomGrain = 16384;
+constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 using Block = std::array<uint32_t, 4>;
 
@@ -156,15 +158,15 @@ T cast_from_int(int64_t v) {
   }
 }
 
-// Runs fill(tag, T* data, n, stream-less) on t's elements in logical order; strided targets get
-// a contiguous temporary that is copied back.
-template <typename Fill>
+// Runs fill(tag, T* data, n) over t's elements in logical order; a strided `t` gets a contiguous
+// temporary that is copied back. kFloatOnly skips instantiating `fill` for non-float dtypes.
+template <bool kFloatOnly, typename Fill>
 const Tensor& fill_in_place(const Tensor& t, const char* op, Fill fill) {
   t.check_writable(op);
   const Tensor target = t.is_contiguous() ? t : Tensor::empty(t.sizes(), t.dtype());
   visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    fill(tag, target.data<T>(), target.numel());
+    if constexpr (!kFloatOnly || is_float_type<T>) fill(tag, target.data<T>(), target.numel());
   });
   if (!target.same_impl(t)) {
     copy_(t, target);
@@ -172,6 +174,31 @@ const Tensor& fill_in_place(const Tensor& t, const char* op, Fill fill) {
     t.bump_version();
   }
   return t;
+}
+
+// Calls store(i, u) with u uniform in [0, 1): 53 random bits for double, 24 for other dtypes.
+template <typename T, typename Store>
+void draw_uniform(int64_t n, Generator* gen, Store store) {
+  if constexpr (std::is_same_v<T, double>) {
+    const Stream s = reserve_stream(gen, n, 2);
+    for_each_block<2>(n, s, [](const Block& r) {
+      return std::array<double, 2>{u53(r[0], r[1]), u53(r[2], r[3])};
+    }, store);
+  } else {
+    const Stream s = reserve_stream(gen, n, 4);
+    for_each_block<4>(n, s, [](const Block& r) {
+      return std::array<double, 4>{u24(r[0]), u24(r[1]), u24(r[2]), u24(r[3])};
+    }, store);
+  }
+}
+
+// Calls store(i, u) with u uniform in [0, 1) on a 2^-32 grid (bernoulli's comparisons).
+template <typename Store>
+void draw_uniform32(int64_t n, Generator* gen, Store store) {
+  const Stream s = reserve_stream(gen, n, 4);
+  for_each_block<4>(n, s, [](const Block& r) {
+    return std::array<double, 4>{r[0] * 0x1p-32, r[1] * 0x1p-32, r[2] * 0x1p-32, r[3] * 0x1p-32};
+  }, store);
 }
 
 void check_floating(const Tensor& t, const char* op, const char* kernel) {
@@ -231,7 +258,7 @@ const Tensor& random_inclusive(const Tensor& t, int64_t lo, int64_t hi, Generato
                                const char* op) {
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;  // 0: 2^64
   const bool narrow = span != 0 && span <= (uint64_t{1} << 32);
-  return fill_in_place(t, op, [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<false>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
     auto store = [&](int64_t i, uint64_t r) {
       const uint64_t offset = span == 0 ? r : r % span;
@@ -261,7 +288,8 @@ void check_int_bounds(ScalarType dtype, int64_t from, int64_t last, const char* 
 }
 
 // A contiguous float64 copy of `t` broadcast to `shape` (raises naming `op` when it does not fit).
-Tensor broadcast_to_double(const Tensor& t, const Shape& shape, const char* op, const char* what) {
+Tensor broadcast_to_double(const Tensor& t, const Shape& shape, const char* op,
+                           const char* what) {
   EMBER_CHECK(broadcast_shapes(shape, t.sizes(), op) == shape, RuntimeError, "[", op, "] ", what,
               " of shape ", t.sizes(), " cannot be broadcast to the output shape ", shape);
   // NOTE: a zero-stride view of the full shape, so copy_ itself never has to broadcast.
@@ -289,38 +317,25 @@ const Tensor& uniform_(const Tensor& t, double from, double to, Generator* gen, 
   EMBER_CHECK(to - from <= limit, RuntimeError, "[", op, "] expects to - from <= ", limit,
               " for ", dtype_name(t.dtype()), ", but found to=", to, " from=", from);
   const double span = to - from;
-  return fill_in_place(t, op, [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<true>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_float_type<T>) {
     // Rounding to T can land on `to`: such values become the largest T below it.
     T cap = static_cast<T>(static_cast<compute_t<T>>(to));
     while (static_cast<double>(static_cast<compute_t<T>>(cap)) >= to && to > from) {
       cap = next_below(cap);
     }
-    auto store = [&](int64_t i, double u) {
+    draw_uniform<T>(n, gen, [&](int64_t i, double u) {
       T v = cast_from_double<T>(from + u * span);
       if (static_cast<double>(static_cast<compute_t<T>>(v)) >= to && to > from) v = cap;
       data[i] = v;
-    };
-    if constexpr (std::is_same_v<T, double>) {
-      const Stream s = reserve_stream(gen, n, 2);
-      for_each_block<2>(n, s, [](const Block& r) {
-        return std::array<double, 2>{u53(r[0], r[1]), u53(r[2], r[3])};
-      }, store);
-    } else {
-      const Stream s = reserve_stream(gen, n, 4);
-      for_each_block<4>(n, s, [](const Block& r) {
-        return std::array<double, 4>{u24(r[0]), u24(r[1]), u24(r[2]), u24(r[3])};
-      }, store);
-    }
-    }
+    });
   });
 }
 
 const Tensor& normal_(const Tensor& t, double mean, double std, Generator* gen, const char* op) {
   check_floating(t, op, "normal_kernel_cpu");
   EMBER_CHECK(std >= 0.0, RuntimeError, "[", op, "] expects std >= 0.0, but found std ", std);
-  return fill_in_place(t, op, [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<true>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
     auto store = [&](int64_t i, double z) { data[i] = cast_from_double<T>(mean + std * z); };
     // Box-Muller: u1 in (0, 1] keeps the log finite; each pair of uniforms gives two normals.
@@ -328,7 +343,7 @@ const Tensor& normal_(const Tensor& t, double mean, double std, Generator* gen, 
       const Stream s = reserve_stream(gen, n, 2);
       for_each_block<2>(n, s, [](const Block& r) {
         const double radius = std::sqrt(-2.0 * std::log(1.0 - u53(r[0], r[1])));
-        const double theta = 2.0 * M_PI * u53(r[2], r[3]);
+        const double theta = kTwoPi * u53(r[2], r[3]);
         return std::array<double, 2>{radius * std::cos(theta), radius * std::sin(theta)};
       }, store);
     } else {
@@ -338,7 +353,7 @@ const Tensor& normal_(const Tensor& t, double mean, double std, Generator* gen, 
         for (int p = 0; p < 2; ++p) {
           const float radius =
               std::sqrt(-2.0f * std::log(static_cast<float>(1.0 - u24(r[2 * p]))));
-          const float theta = 2.0f * static_cast<float>(M_PI) * static_cast<float>(u24(r[2 * p + 1]));
+          const float theta = static_cast<float>(kTwoPi * u24(r[2 * p + 1]));
           z[2 * p] = radius * std::cos(theta);
           z[2 * p + 1] = radius * std::sin(theta);
         }
@@ -369,13 +384,9 @@ const Tensor& random_(const Tensor& t, int64_t from, std::optional<int64_t> to, 
 const Tensor& bernoulli_(const Tensor& t, double p, Generator* gen) {
   EMBER_CHECK(p >= 0.0 && p <= 1.0, RuntimeError,
               "[bernoulli_] expects p to be in [0, 1], but got p=", p);
-  return fill_in_place(t, "bernoulli_", [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<false>(t, "bernoulli_", [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
-    const Stream s = reserve_stream(gen, n, 4);
-    for_each_block<4>(n, s, [](const Block& r) {
-      return std::array<double, 4>{r[0] * 0x1p-32, r[1] * 0x1p-32, r[2] * 0x1p-32,
-                                   r[3] * 0x1p-32};
-    }, [&](int64_t i, double u) { data[i] = cast_from_int<T>(u < p ? 1 : 0); });
+    draw_uniform32(n, gen, [&](int64_t i, double u) { data[i] = cast_from_int<T>(u < p ? 1 : 0); });
   });
 }
 
@@ -388,13 +399,11 @@ const Tensor& bernoulli_tensor_(const Tensor& t, const Tensor& p, Generator* gen
     EMBER_CHECK(pd[i] >= 0.0 && pd[i] <= 1.0, RuntimeError, "[", op,
                 "] expects all probabilities to be in [0, 1], but found ", pd[i]);
   }
-  return fill_in_place(t, op, [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<false>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
-    const Stream s = reserve_stream(gen, n, 4);
-    for_each_block<4>(n, s, [](const Block& r) {
-      return std::array<double, 4>{r[0] * 0x1p-32, r[1] * 0x1p-32, r[2] * 0x1p-32,
-                                   r[3] * 0x1p-32};
-    }, [&](int64_t i, double u) { data[i] = cast_from_int<T>(u < pd[i] ? 1 : 0); });
+    draw_uniform32(n, gen, [&](int64_t i, double u) {
+      data[i] = cast_from_int<T>(u < pd[i] ? 1 : 0);
+    });
   });
 }
 
@@ -412,21 +421,12 @@ const Tensor& exponential_(const Tensor& t, double lambd, Generator* gen) {
               torch_type_name(t.dtype()));
   EMBER_CHECK(lambd > 0.0, RuntimeError, "[exponential_] expects lambda > 0.0, but found lambda=",
               lambd);
-  return fill_in_place(t, "exponential_", [&](auto tag, auto* data, int64_t n) {
+  return fill_in_place<true>(t, "exponential_", [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
     // Inverse CDF on 1 - u in (0, 1]: finite and >= 0.
-    auto store = [&](int64_t i, double u) { data[i] = cast_from_double<T>(-std::log1p(-u) / lambd); };
-    if constexpr (std::is_same_v<T, double>) {
-      const Stream s = reserve_stream(gen, n, 2);
-      for_each_block<2>(n, s, [](const Block& r) {
-        return std::array<double, 2>{u53(r[0], r[1]), u53(r[2], r[3])};
-      }, store);
-    } else {
-      const Stream s = reserve_stream(gen, n, 4);
-      for_each_block<4>(n, s, [](const Block& r) {
-        return std::array<double, 4>{u24(r[0]), u24(r[1]), u24(r[2]), u24(r[3])};
-      }, store);
-    }
+    draw_uniform<T>(n, gen, [&](int64_t i, double u) {
+      data[i] = cast_from_double<T>(-std::log1p(-u) / lambd);
+    });
   });
 }
 
