@@ -457,6 +457,19 @@ def test_bad_sizes(op: str) -> None:
         fn((2, -1), out=ember.empty(1))
 
 
+@given(
+    size=st.lists(st.integers(-3, 4), min_size=1, max_size=4),
+    op=st.sampled_from(["empty", "zeros", "ones", "rand", "randn"]),
+)
+def test_negative_sizes_raise(size: list[int], op: str) -> None:
+    fn = getattr(ember, op)
+    if min(size) >= 0:
+        assert tuple(fn(size).shape) == tuple(size)
+        return
+    with pytest.raises(RuntimeError, match=rf"^\[{op}\] Trying to create tensor with negative"):
+        fn(*size)
+
+
 def test_full_bad_sizes() -> None:
     with pytest.raises(RuntimeError, match=r"^\[full\] Trying to create tensor with negative"):
         ember.full((-1,), 0.0)

@@ -13,6 +13,8 @@ from typing import Any
 import ember
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 # pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))
@@ -188,6 +190,48 @@ def test_strided_in_place_fills_only_the_view() -> None:
     g = ember.Generator().manual_seed(4)
     dense = ember.empty(6, 4, dtype=ember.float64).uniform_(1, 2, generator=g)
     np.testing.assert_array_equal(base[:, ::2], to_numpy(dense))
+
+
+NUMPY_FLOATS = {ember.float16: np.float16, ember.float32: np.float32, ember.float64: np.float64}
+
+
+@given(
+    shape=st.lists(st.integers(0, 4), max_size=3).map(tuple),
+    dtype=st.sampled_from(list(NUMPY_FLOATS)),
+    seed=st.integers(0, 2**64 - 1),
+    sampler=st.sampled_from(["uniform_", "normal_", "exponential_", "bernoulli_", "random_"]),
+)
+def test_in_place_on_views_matches_contiguous(
+    shape: tuple[int, ...], dtype: Any, seed: int, sampler: str
+) -> None:
+    base = np.zeros((*shape, 3), NUMPY_FLOATS[dtype])
+    view = ember.from_numpy(base[..., ::2])  # strided: every other element of the last dim
+    getattr(view, sampler)(generator=ember.Generator().manual_seed(seed))
+    dense = ember.empty(*shape, 2, dtype=dtype)
+    getattr(dense, sampler)(generator=ember.Generator().manual_seed(seed))
+    np.testing.assert_array_equal(base[..., ::2], to_numpy(dense))
+    assert np.all(base[..., 1] == 0)
+
+
+INT_RANGES = {
+    ember.uint8: (0, 256),
+    ember.int8: (-128, 128),
+    ember.int16: (-(2**15), 2**15),
+    ember.int32: (-(2**31), 2**31),
+    ember.int64: (-(2**63), 2**63),
+}
+
+
+@given(data=st.data(), dtype=st.sampled_from(list(INT_RANGES)), seed=st.integers(0, 2**32))
+def test_randint_any_range(data: st.DataObject, dtype: Any, seed: int) -> None:
+    lo, hi = INT_RANGES[dtype]
+    low = data.draw(st.integers(lo, hi - 2))
+    high = data.draw(st.integers(low + 1, hi - 1))
+    g = ember.Generator().manual_seed(seed)
+    x = to_numpy(ember.randint(low, high, (64,), dtype=dtype, generator=g)).astype(object)
+    assert min(x) >= low and max(x) < high
+    if high - low == 1:
+        assert set(x) == {low}
 
 
 # ---- statistics ----
