@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import math
 import os
 import sys
@@ -475,3 +476,62 @@ def test_full_bad_sizes() -> None:
         ember.full((-1,), 0.0)
     with pytest.raises(RuntimeError, match=r"^\[full\] the number of elements"):
         ember.full((2**40, 2**40), 0.0)
+
+
+DOCUMENTED = [
+    *[
+        "empty",
+        "zeros",
+        "ones",
+        "empty_like",
+        "zeros_like",
+        "ones_like",
+        "full",
+        "full_like",
+        "empty_strided",
+    ],
+    *[
+        "arange",
+        "linspace",
+        "logspace",
+        "eye",
+        "rand",
+        "randn",
+        "rand_like",
+        "randn_like",
+        "randint",
+        "randint_like",
+    ],
+    *[
+        "randperm",
+        "normal",
+        "bernoulli",
+        "manual_seed",
+        "seed",
+        "initial_seed",
+        "get_rng_state",
+        "set_rng_state",
+    ],
+    *[
+        "Tensor.uniform_",
+        "Tensor.normal_",
+        "Tensor.random_",
+        "Tensor.bernoulli_",
+        "Tensor.exponential_",
+    ],
+    "Tensor.bernoulli",
+]
+
+
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_docstring_examples_run(name: str) -> None:
+    obj: Any = ember
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    state = ember.get_rng_state()
+    test = doctest.DocTestParser().get_doctest(obj.__doc__, {"ember": ember}, name, None, 0)
+    assert test.examples, f"{name} has no example"
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    ember.set_rng_state(state)
+    assert runner.failures == 0

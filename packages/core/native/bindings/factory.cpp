@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "factory_docs.h"
 #include "python_api.h"
 
 namespace ember::py {
 namespace {
+
 
 // The one place creation ops check device= and requires_grad= (autograd is a later issue).
 void check_creation_options(const char* op, nb::handle device, bool requires_grad) {
@@ -134,7 +136,7 @@ void def_method(const char* name, Func&& f, const Extra&... extra) {
 
 using SizeFill = Tensor (*)(const Shape&, ScalarType);
 
-void def_size_fill(nb::module_& m, const char* name, SizeFill fn) {
+void def_size_fill(nb::module_& m, const char* name, SizeFill fn, const char* doc) {
   m.def(name, [fn, name](nb::args size, nb::handle out_h, nb::handle dtype, nb::handle device,
                          bool requires_grad) {
     check_creation_options(name, device, requires_grad);
@@ -142,13 +144,14 @@ void def_size_fill(nb::module_& m, const char* name, SizeFill fn) {
     return finish(fn(varargs_size(size, name), resolve_dtype(dtype, out, default_dtype(), name)),
                   out_h, out);
   }, nb::arg("size"), nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
+     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, doc);
 }
 
 Tensor empty_fn(const Shape& size, ScalarType dtype) { return empty(size, dtype); }
 
 // zeros_like, ones_like, empty_like: `value` empty means uninitialized.
-void def_like(nb::module_& m, const char* name, std::optional<int64_t> value) {
+void def_like(nb::module_& m, const char* name, std::optional<int64_t> value,
+              const char* doc) {
   m.def(name, [name, value](const Tensor& input, nb::handle dtype, nb::handle device,
                             bool requires_grad) {
     check_creation_options(name, device, requires_grad);
@@ -157,16 +160,16 @@ void def_like(nb::module_& m, const char* name, std::optional<int64_t> value) {
     if (value) fill_dense_(out, Scalar::from_int(*value), name);
     return wrap(out);
   }, nb::arg("input"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
+     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, doc);
 }
 
 void init_creation(nb::module_& m) {
-  def_size_fill(m, "empty", &empty_fn);
-  def_size_fill(m, "zeros", &zeros);
-  def_size_fill(m, "ones", &ones);
-  def_like(m, "empty_like", std::nullopt);
-  def_like(m, "zeros_like", 0);
-  def_like(m, "ones_like", 1);
+  def_size_fill(m, "empty", &empty_fn, docs::empty);
+  def_size_fill(m, "zeros", &zeros, docs::zeros);
+  def_size_fill(m, "ones", &ones, docs::ones);
+  def_like(m, "empty_like", std::nullopt, docs::empty_like);
+  def_like(m, "zeros_like", 0, docs::zeros_like);
+  def_like(m, "ones_like", 1, docs::ones_like);
 
   m.def("full", [](nb::handle size, nb::handle fill_value, nb::handle out_h, nb::handle dtype,
                    nb::handle device, bool requires_grad) {
@@ -181,7 +184,7 @@ void init_creation(nb::module_& m) {
                   out);
   }, nb::arg("size"), nb::arg("fill_value"), nb::kw_only(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::full);
 
   m.def("full_like", [](const Tensor& input, nb::handle fill_value, nb::handle dtype,
                         nb::handle device, bool requires_grad) {
@@ -193,7 +196,7 @@ void init_creation(nb::module_& m) {
     fill_dense_(out, v.value, "full_like");
     return wrap(out);
   }, nb::arg("input"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
+     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::full_like);
 
   m.def("empty_strided", [](nb::handle size, nb::handle stride, nb::handle dtype,
                             nb::handle device, bool requires_grad) {
@@ -202,7 +205,7 @@ void init_creation(nb::module_& m) {
                               to_size_sequence(stride, "empty_strided", "stride"),
                               to_optional_dtype(dtype, "empty_strided").value_or(default_dtype())));
   }, nb::arg("size"), nb::arg("stride"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
+     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::empty_strided);
 
   m.def("arange", [](nb::handle start_h, nb::handle end_h, nb::handle step_h, nb::handle out_h,
                      nb::handle dtype, nb::handle device, bool requires_grad) {
@@ -224,7 +227,7 @@ void init_creation(nb::module_& m) {
   }, nb::arg("start") = nb::none(), nb::arg("end") = nb::none(), nb::arg("step") = 1,
      nb::kw_only(),
      nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::arange);
 
   m.def("linspace", [](nb::handle start, nb::handle end, nb::handle steps, nb::handle out_h,
                        nb::handle dtype, nb::handle device, bool requires_grad) {
@@ -237,7 +240,7 @@ void init_creation(nb::module_& m) {
                   out_h, out);
   }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::kw_only(),
      nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::linspace);
 
   m.def("logspace", [](nb::handle start, nb::handle end, nb::handle steps, nb::handle base,
                        nb::handle out_h, nb::handle dtype, nb::handle device,
@@ -252,7 +255,7 @@ void init_creation(nb::module_& m) {
                   out_h, out);
   }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::arg("base") = 10.0, nb::kw_only(),
      nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::logspace);
 
   m.def("eye", [](nb::handle n, nb::handle m_h, nb::handle out_h, nb::handle dtype,
                   nb::handle device, bool requires_grad) {
@@ -263,7 +266,7 @@ void init_creation(nb::module_& m) {
     return finish(eye(rows, cols, resolve_dtype(dtype, out, default_dtype(), "eye")), out_h, out);
   }, nb::arg("n"), nb::arg("m") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::eye);
 }
 
 }  // namespace
@@ -281,7 +284,8 @@ namespace {
 using RandomFill = const Tensor& (*)(const Tensor&, double, double, Generator*, const char*);
 
 // rand/randn(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False).
-void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, double b) {
+void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, double b,
+              const char* doc) {
   m.def(name, [=](nb::args size, nb::handle generator, nb::handle out_h, nb::handle dtype,
                   nb::handle device, bool requires_grad) {
     check_creation_options(name, device, requires_grad);
@@ -292,10 +296,11 @@ void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, doubl
     return finish(result, out_h, out);
   }, nb::arg("size"), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, doc);
 }
 
-void def_rand_like(nb::module_& m, const char* name, RandomFill fill, double a, double b) {
+void def_rand_like(nb::module_& m, const char* name, RandomFill fill, double a, double b,
+                   const char* doc) {
   m.def(name, [=](const Tensor& input, nb::handle generator, nb::handle dtype, nb::handle device,
                   bool requires_grad) {
     check_creation_options(name, device, requires_grad);
@@ -304,17 +309,18 @@ void def_rand_like(nb::module_& m, const char* name, RandomFill fill, double a, 
     return wrap(result);
   }, nb::arg("input"), nb::kw_only(), nb::arg("generator") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, doc);
 }
 
 // A Tensor method that fills self in place and returns it.
 template <typename Fill, typename ArgA, typename ArgB>
-void def_fill_method(const char* name, Fill fill, const ArgA& a, const ArgB& b) {
+void def_fill_method(const char* name, Fill fill, const ArgA& a, const ArgB& b,
+                     const char* doc) {
   def_method(name, [name, fill](nb::handle self, nb::handle x, nb::handle y,
                                 nb::handle generator) {
     fill(unwrap(self), x, y, to_generator(generator, name));
     return nb::borrow(self);
-  }, a, b, nb::kw_only(), nb::arg("generator") = nb::none());
+  }, a, b, nb::kw_only(), nb::arg("generator") = nb::none(), doc);
 }
 
 void init_generator(nb::module_& m) {
@@ -344,15 +350,15 @@ void init_generator(nb::module_& m) {
   m.def("manual_seed", [default_gen](nb::handle seed) {
     default_generator().manual_seed(to_seed(seed, "manual_seed"));
     return default_gen;
-  }, nb::arg("seed"));
-  m.def("seed", [] { return default_generator().seed_randomly(); });
-  m.def("initial_seed", [] { return default_generator().initial_seed(); });
-  m.def("get_rng_state", [] { return wrap(default_generator().get_state()); });
+  }, nb::arg("seed"), docs::manual_seed);
+  m.def("seed", [] { return default_generator().seed_randomly(); }, docs::seed);
+  m.def("initial_seed", [] { return default_generator().initial_seed(); }, docs::initial_seed);
+  m.def("get_rng_state", [] { return wrap(default_generator().get_state()); }, docs::get_rng_state);
   m.def("set_rng_state", [](nb::handle state) {
     EMBER_CHECK(is_tensor(state), TypeError, "[set_rng_state] RNG state must be an ember uint8 "
                 "tensor, not ", nb::type_name(state.type()).c_str());
     default_generator().set_state(unwrap(state));
-  }, nb::arg("new_state"));
+  }, nb::arg("new_state"), docs::set_rng_state);
   // Known-answer tests of the raw generator.
   m.def("_philox4x32_10", &philox4x32_10, nb::arg("counter"), nb::arg("key"));
 }
@@ -370,10 +376,10 @@ const Tensor& uniform_fill(const Tensor& t, double from, double to, Generator* g
 
 void init_random(nb::module_& m) {
   init_generator(m);
-  def_rand(m, "rand", &uniform_fill, 0.0, 1.0);
-  def_rand(m, "randn", &normal_fill, 0.0, 1.0);
-  def_rand_like(m, "rand_like", &uniform_fill, 0.0, 1.0);
-  def_rand_like(m, "randn_like", &normal_fill, 0.0, 1.0);
+  def_rand(m, "rand", &uniform_fill, 0.0, 1.0, docs::rand);
+  def_rand(m, "randn", &normal_fill, 0.0, 1.0, docs::randn);
+  def_rand_like(m, "rand_like", &uniform_fill, 0.0, 1.0, docs::rand_like);
+  def_rand_like(m, "randn_like", &normal_fill, 0.0, 1.0, docs::randn_like);
 
   // randint(high, size) or randint(low, high, size); low/high/size may also be keywords.
   m.def("randint", [](nb::args args, nb::handle low_h, nb::handle high_h, nb::handle size_h,
@@ -398,7 +404,7 @@ void init_random(nb::module_& m) {
   }, nb::arg("args"), nb::arg("low") = nb::none(), nb::arg("high") = nb::none(),
      nb::arg("size") = nb::none(), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::randint);
 
   m.def("randint_like", [](const Tensor& input, nb::handle low_h, nb::handle high_h,
                            nb::handle generator, nb::handle dtype, nb::handle device,
@@ -413,7 +419,7 @@ void init_random(nb::module_& m) {
     return wrap(result);
   }, nb::arg("input"), nb::arg("low"), nb::arg("high") = nb::none(), nb::kw_only(),
      nb::arg("generator") = nb::none(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
+     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::randint_like);
 
   m.def("randperm", [](nb::handle n, nb::handle generator, nb::handle out_h, nb::handle dtype,
                        nb::handle device, bool requires_grad) {
@@ -425,7 +431,7 @@ void init_random(nb::module_& m) {
                   out_h, out);
   }, nb::arg("n"), nb::kw_only(), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::randperm);
 
   m.def("normal", [](nb::handle mean, nb::handle std, nb::handle size, nb::handle generator,
                      nb::handle out_h, nb::handle dtype, nb::handle device, bool requires_grad) {
@@ -449,7 +455,7 @@ void init_random(nb::module_& m) {
   }, nb::arg("mean"), nb::arg("std") = 1.0, nb::arg("size") = nb::none(), nb::kw_only(),
      nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false);
+     nb::arg("requires_grad") = false, docs::normal);
 
   m.def("bernoulli", [](const Tensor& input, nb::handle p, nb::handle generator,
                         nb::handle out_h) {
@@ -460,15 +466,15 @@ void init_random(nb::module_& m) {
     bernoulli_(result, to_double_arg(p, "bernoulli", "p"), gen);
     return finish(result, out_h, out);
   }, nb::arg("input"), nb::arg("p") = nb::none(), nb::kw_only(),
-     nb::arg("generator") = nb::none(), nb::arg("out") = nb::none());
+     nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(), docs::bernoulli);
 
   // In-place samplers on Tensor.
   def_fill_method("uniform_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
     uniform_(t, to_double_arg(a, "uniform_", "from"), to_double_arg(b, "uniform_", "to"), g);
-  }, nb::arg("from") = 0.0, nb::arg("to") = 1.0);
+  }, nb::arg("from") = 0.0, nb::arg("to") = 1.0, docs::uniform_);
   def_fill_method("normal_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
     normal_(t, to_double_arg(a, "normal_", "mean"), to_double_arg(b, "normal_", "std"), g);
-  }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0);
+  }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0, docs::normal_);
   // random_(), random_(to), random_(from, to) and random_(from, None): the ellipsis default
   // tells "to not given" apart from "to=None" (up to the dtype's largest value).
   def_fill_method("random_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
@@ -483,7 +489,7 @@ void init_random(nb::module_& m) {
     const int64_t from = a.is_none() ? 0 : to_int_arg(a, "random_", "from");
     random_(t, from, b.is_none() ? std::nullopt : std::optional(to_int_arg(b, "random_", "to")),
             g);
-  }, nb::arg("from") = nb::none(), nb::arg("to").none() = nb::ellipsis());
+  }, nb::arg("from") = nb::none(), nb::arg("to").none() = nb::ellipsis(), docs::random_);
   def_method("bernoulli_", [](nb::handle self, nb::handle p, nb::handle generator) {
     Generator* gen = to_generator(generator, "bernoulli_");
     if (is_tensor(p)) {
@@ -492,15 +498,15 @@ void init_random(nb::module_& m) {
       bernoulli_(unwrap(self), to_double_arg(p, "bernoulli_", "p"), gen);
     }
     return nb::borrow(self);
-  }, nb::arg("p") = 0.5, nb::kw_only(), nb::arg("generator") = nb::none());
+  }, nb::arg("p") = 0.5, nb::kw_only(), nb::arg("generator") = nb::none(), docs::bernoulli_);
   def_method("exponential_", [](nb::handle self, nb::handle lambd, nb::handle generator) {
     exponential_(unwrap(self), to_double_arg(lambd, "exponential_", "lambd"),
                  to_generator(generator, "exponential_"));
     return nb::borrow(self);
-  }, nb::arg("lambd") = 1.0, nb::kw_only(), nb::arg("generator") = nb::none());
+  }, nb::arg("lambd") = 1.0, nb::kw_only(), nb::arg("generator") = nb::none(), docs::exponential_);
   def_method("bernoulli", [](const Tensor& self, nb::handle generator) {
     return wrap(bernoulli(self, to_generator(generator, "bernoulli")));
-  }, nb::kw_only(), nb::arg("generator") = nb::none());
+  }, nb::kw_only(), nb::arg("generator") = nb::none(), docs::bernoulli_method);
 }
 
 }  // namespace ember::py

@@ -450,12 +450,13 @@ Tensor randperm(int64_t n, ScalarType dtype, Generator* gen) {
               ")");
   std::vector<int64_t> perm(static_cast<size_t>(n));
   std::iota(perm.begin(), perm.end(), int64_t{0});
-  // Fisher-Yates; swap i draws from block (counter + i), so it is serial yet seed-determined.
-  const Stream s = reserve_stream(gen, n, 1);
+  // Fisher-Yates; swap i takes 64-bit draw (i % 2) of block (counter + i / 2): serial by nature.
+  const Stream s = reserve_stream(gen, n, 2);
+  Block r{};
   for (int64_t i = n - 1; i > 0; --i) {
-    const Block r = s.block(static_cast<uint64_t>(i));
-    const int64_t j = static_cast<int64_t>(u64(r[0], r[1]) % static_cast<uint64_t>(i + 1));
-    std::swap(perm[i], perm[j]);
+    if (i == n - 1 || i % 2 == 1) r = s.block(static_cast<uint64_t>(i / 2));
+    const uint64_t draw = i % 2 == 0 ? u64(r[0], r[1]) : u64(r[2], r[3]);
+    std::swap(perm[i], perm[static_cast<int64_t>(draw % static_cast<uint64_t>(i + 1))]);
   }
   Tensor out = empty({n}, dtype, "randperm");
   visit_dtype(dtype, [&](auto tag) {
