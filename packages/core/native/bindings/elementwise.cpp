@@ -14,7 +14,12 @@ const char* stable_name(const std::string& name) {
   return names.emplace_back(name).c_str();
 }
 
-Tensor out_arg(nb::handle out, const char* op) { return to_optional_tensor(out, op, "out"); }
+// out= must be a tensor: to_optional_tensor alone would wrap `out=3` as a throwaway scalar.
+Tensor out_arg(nb::handle out, const char* op) {
+  EMBER_CHECK(out.is_none() || is_tensor(out), TypeError, "[", op,
+              "] argument 'out' must be a Tensor, not ", nb::type_name(out.type()).c_str());
+  return to_optional_tensor(out, op, "out");
+}
 
 void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool in_place) {
   m.def(name, [op, name](nb::handle input, nb::handle out) {
@@ -73,7 +78,7 @@ void def_operator(TensorClass& cls, const char* dunder, F f) {
   cls.def(dunder, [f](nb::handle self, nb::handle other) -> nb::object {
     if (!is_tensor(other) && !is_python_scalar(other)) return nb::borrow(Py_NotImplemented);
     return f(self, to_tensor(other, "operator", "other"));
-  });
+  }, nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
 }
 
 template <typename F>
