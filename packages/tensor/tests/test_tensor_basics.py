@@ -125,7 +125,9 @@ def test_conversion_errors_are_typed() -> None:
     )
 )
 def test_tolist_matches_numpy(array: np.ndarray) -> None:
-    assert ember.from_numpy(array).tolist() == array.tolist()
+    result = ember.from_numpy(array).tolist()
+    assert type(result) is type(array.tolist())
+    np.testing.assert_array_equal(np.asarray(result, dtype=array.dtype), array)  # nan == nan
 
 
 def test_tolist_of_reduced_precision_floats() -> None:
