@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import re
 
 __all__ = ["device"]
@@ -86,7 +87,7 @@ class device:
     def __str__(self) -> str:
         return self._type if self._index is None else f"{self._type}:{self._index}"
 
-    def __reduce__(self) -> tuple[type[device], tuple[str, int | None]]:
+    def __reduce__(self) -> tuple[builtins.type[device], tuple[str, int | None]]:
         return (device, (self._type, self._index))
 
 

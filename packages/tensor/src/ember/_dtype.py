@@ -6,7 +6,7 @@ import builtins
 from typing import Any, ClassVar
 
 from ember_core import _C
-from ember_core._C import dtype
+from ember_core._C import dtype as DType
 
 __all__ = [
     "double",
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-def _name(d: dtype) -> str:
+def _name(d: DType) -> str:
     return repr(d).removeprefix("ember.")
 
 
@@ -57,9 +57,9 @@ class finfo:
     resolution: builtins.float
     dtype: str
 
-    def __init__(self, type: dtype | None = None) -> None:
+    def __init__(self, type: DType | None = None) -> None:
         d = _C.get_default_dtype() if type is None else type
-        if not isinstance(d, dtype):
+        if not isinstance(d, DType):
             raise TypeError(f"[finfo] expected an ember dtype, got {d!r}")
         name = _name(d)
         if name not in self._TABLE:
@@ -101,8 +101,8 @@ class iinfo:
     min: builtins.int
     dtype: str
 
-    def __init__(self, type: dtype) -> None:
-        if not isinstance(type, dtype):
+    def __init__(self, type: DType) -> None:
+        if not isinstance(type, DType):
             raise TypeError(f"[iinfo] expected an ember dtype, got {type!r}")
         name = _name(type)
         if name == "bool":

@@ -116,9 +116,10 @@ class Tensor(_C.TensorBase):
         dtype, dev, copy = _parse_to_args(args, kwargs)
         if dev is not None:
             _check_cpu(dev, "to")
+        native: Any = self  # the stub types native results as `object`
         if dtype is None:
-            return self.clone() if copy else self
-        result: Tensor = self._to_dtype(dtype, copy)
+            return native.clone() if copy else self
+        result: Tensor = native._to_dtype(dtype, copy)
         return result
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
@@ -128,8 +129,9 @@ class Tensor(_C.TensorBase):
             >>> ember.tensor([1.0]).type()
             'ember.FloatTensor'
         """
+        current: Any = self.dtype
         if dtype is None:
-            return "ember." + _TYPE_NAMES[self.dtype]
+            return "ember." + _TYPE_NAMES[current]
         if isinstance(dtype, str):
             if dtype not in _DTYPE_OF_TYPE_NAME:
                 raise ValueError(
@@ -150,7 +152,8 @@ class Tensor(_C.TensorBase):
     ) -> Tensor:
         """A new tensor holding a copy of ``data``, with this tensor's dtype by default."""
         _check_new_args(device, requires_grad, "new_tensor")
-        result: Tensor = _C.tensor(data, dtype=self.dtype if dtype is None else dtype)
+        make: Any = _C.tensor
+        result: Tensor = make(data, dtype=self.dtype if dtype is None else dtype)
         return result
 
     def new_zeros(self, *size: Any, **kwargs: Any) -> Tensor:
@@ -188,10 +191,11 @@ class Tensor(_C.TensorBase):
     def __iter__(self) -> Iterator[Tensor]:
         if self.dim() == 0:
             raise TypeError("[iter] iteration over a 0-d tensor")
+        native: Any = self  # unbind/indexing come from another part of ember
         if hasattr(_C.TensorBase, "unbind"):
-            return iter(self.unbind(0))
+            return iter(native.unbind(0))
         if hasattr(_C.TensorBase, "__getitem__"):
-            return (self[i] for i in range(len(self)))
+            return (native[i] for i in range(len(self)))
         raise NotImplementedError("[iter] iterating needs Tensor.unbind or indexing (not built)")
 
     def __reversed__(self) -> Tensor:
@@ -199,12 +203,14 @@ class Tensor(_C.TensorBase):
             return self
         if not hasattr(_C.TensorBase, "flip"):
             raise NotImplementedError("[reversed] needs Tensor.flip, which this build lacks")
-        result: Tensor = self.flip(0)
+        native: Any = self
+        result: Tensor = native.flip(0)
         return result
 
     def __contains__(self, element: object) -> bool:
         if isinstance(element, (_C.TensorBase, numbers.Number)):
-            return bool((self == element).any().item())
+            matches: Any = self == element
+            return bool(matches.any().item())
         raise RuntimeError(
             "[contains] Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
             f"{type(element)}."

@@ -102,7 +102,7 @@ def printoptions(**kwargs: Any) -> Iterator[None]:
 _ELIDED = object()
 
 
-def _nested_values(t: _C.TensorBase, summarize: bool) -> Any:
+def _nested_values(t: Any, summarize: bool) -> Any:
     """The tensor's values as nested lists; summarized dims keep only their edge items."""
     edge = _OPTS.edgeitems
     if t.dtype == _C.bfloat16 or t.dtype == _C.float16:
@@ -203,7 +203,7 @@ def _nested_str(values: Any, ndim: int, indent: int, fmt: _Formatter) -> str:
     return "[" + ("," + "\n" * (ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _tensor_str(t: _C.TensorBase, indent: int) -> str:
+def _tensor_str(t: Any, indent: int) -> str:
     if t.numel() == 0:
         return "[]"
     summarize = t.numel() > _OPTS.threshold
@@ -229,7 +229,7 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     return "".join(parts)
 
 
-def tensor_repr(t: _C.TensorBase, plain: bool) -> str:
+def tensor_repr(t: Any, plain: bool) -> str:
     """``repr(t)``: ``tensor(...)`` for ember.Tensor, ``ClassName(...)`` for subclasses."""
     prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
