@@ -467,6 +467,12 @@ def test_numpy_operands_defer_to_the_tensor() -> None:
     assert isinstance(np.float32(2) * t, ember.Tensor)
     assert (np.float32(2) * t).dtype == ember.float32
     assert (np.int64(3) - t).tolist() == [2.0, 1.0]
+    # NumPy scalars on the right are numbers too (torch's rule: they do not widen the tensor).
+    for scalar in (np.float32(2), np.float64(2), np.int64(2), np.int8(2), np.float16(2)):
+        result = t * scalar
+        assert isinstance(result, ember.Tensor) and result.dtype == ember.float32
+        assert result.tolist() == [2.0, 4.0]
+    assert (t < np.int64(2)).tolist() == [True, False]
     assert ember.Tensor.__array_priority__ == 1000
 
 

@@ -71,12 +71,20 @@ void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp o
   }, nb::arg("other"));
 }
 
+// NumPy scalars (np.float32(2), np.int64(3)) are numbers too; sequences and arrays are not.
+bool is_number_like(nb::handle h) {
+  if (nb::hasattr(h, "__len__")) return false;
+  return PyIndex_Check(h.ptr()) || nb::hasattr(h, "__float__");
+}
+
 // Operators: a non-number, non-tensor operand gives NotImplemented so Python can try the other
 // side (and `t == None` is False rather than an error).
 template <typename F>
 void def_operator(TensorClass& cls, const char* dunder, F f) {
   cls.def(dunder, [f](nb::handle self, nb::handle other) -> nb::object {
-    if (!is_tensor(other) && !is_python_scalar(other)) return nb::borrow(Py_NotImplemented);
+    if (!is_tensor(other) && !is_python_scalar(other) && !is_number_like(other)) {
+      return nb::borrow(Py_NotImplemented);
+    }
     return f(self, to_tensor(other, "operator", "other"));
   }, nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
 }
