@@ -25,11 +25,22 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
   config.cast_outputs = false;
   config.resize_outputs = false;
   TensorIterator iter("copy_", config);
-  iter.add_output(dst).add_input(src);
   // The source must broadcast to the destination, not the other way round.
   const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), "copy_");
   EMBER_CHECK(shape == dst.sizes(), RuntimeError, "[copy_] source of shape ", src.sizes(),
               " cannot be broadcast to the destination shape ", dst.sizes());
+  // The iterator takes its shape from the inputs: hand it the source expanded to dst's shape
+  // (stride 0 on broadcast dims), or fill_ and any smaller source fail.
+  Tensor expanded = src;
+  if (src.sizes() != dst.sizes()) {
+    const int64_t lead = dst.dim() - src.dim();
+    Shape strides(dst.dim(), 0);
+    for (int64_t i = 0; i < src.dim(); ++i) {
+      strides[lead + i] = src.sizes()[i] == 1 ? 0 : src.strides()[i];
+    }
+    expanded = src.as_strided(dst.sizes(), strides, src.offset());
+  }
+  iter.add_output(dst).add_input(expanded);
   iter.build();
   iter.for_each(cpu_kernels().cast[static_cast<int>(dst.dtype())][static_cast<int>(src.dtype())]);
   dst.bump_version();
