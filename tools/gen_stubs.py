@@ -42,7 +42,9 @@ def postprocess(text: str) -> str:
             lines.append(line)  # the ember.bool dtype itself
         elif _SIGNATURE.match(line):
             # The module defines `bool` (a dtype), which would shadow the builtin in annotations.
-            lines.append(re.sub(r"(?<![\w.])(?<!def )bool\b", "builtins.bool", line))
+            line = re.sub(r"(?<![\w.])(?<!def )bool\b", "builtins.bool", line)
+            # torch's `from` keyword (uniform_, random_) is no valid Python parameter name.
+            lines.append(re.sub(r"\bfrom: ", "from_: ", line))
         else:
             lines.append(line.rstrip())
     body = "\n".join(lines)

@@ -5,6 +5,10 @@ import builtins
 ember's native core: strided tensors, the iteration engine and CPU kernels.
 """
 
+from collections.abc import Iterator, Sequence
+
+from ember_core._C import return_types as return_types
+
 class dtype:
     """An element type, such as ember.float32."""
 
@@ -375,6 +379,212 @@ class TensorBase:
     def amin(self, dim: object | None = None, keepdim: builtins.bool = False) -> object: ...
     def all(self, dim: object | None = None, keepdim: builtins.bool = False) -> object: ...
     def any(self, dim: object | None = None, keepdim: builtins.bool = False) -> object: ...
+    def max(
+        self,
+        dim: object | None = None,
+        keepdim: object | None = None,
+        *,
+        other: object | None = None,
+    ) -> object: ...
+    def min(
+        self,
+        dim: object | None = None,
+        keepdim: object | None = None,
+        *,
+        other: object | None = None,
+    ) -> object: ...
+    def argmax(self, dim: object | None = None, keepdim: builtins.bool = False) -> object: ...
+    def argmin(self, dim: object | None = None, keepdim: builtins.bool = False) -> object: ...
+    def var(
+        self,
+        dim: object | None = None,
+        unbiased: object | None = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: object | None = None,
+    ) -> object: ...
+    def std(
+        self,
+        dim: object | None = None,
+        unbiased: object | None = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: object | None = None,
+    ) -> object: ...
+    def logsumexp(self, dim: object | None, keepdim: builtins.bool = False) -> object: ...
+    def norm(
+        self,
+        p: object = "fro",
+        dim: object | None = None,
+        keepdim: builtins.bool = False,
+        dtype: object | None = None,
+    ) -> object: ...
+    def count_nonzero(self, dim: object | None = None) -> object: ...
+    def cumsum(self, dim: object | None, *, dtype: object | None = None) -> object: ...
+    def cumsum_(self, dim: object | None, *, dtype: object | None = None) -> object: ...
+    def cumprod(self, dim: object | None, *, dtype: object | None = None) -> object: ...
+    def cumprod_(self, dim: object | None, *, dtype: object | None = None) -> object: ...
+    def view(self, *args) -> object: ...
+    def view_as(self, other: object) -> object: ...
+    def reshape(self, *args) -> object: ...
+    def reshape_as(self, other: object) -> object: ...
+    def permute(self, *args) -> object: ...
+    def transpose(self, dim0: object, dim1: object) -> object: ...
+    def swapaxes(self, axis0: object, axis1: object) -> object: ...
+    def swapdims(self, dim0: object, dim1: object) -> object: ...
+    def transpose_(self, dim0: object, dim1: object) -> object: ...
+    def swapaxes_(self, dim0: object, dim1: object) -> object: ...
+    def swapdims_(self, dim0: object, dim1: object) -> object: ...
+    def t(self) -> object: ...
+    def t_(self) -> object: ...
+    @property
+    def T(self) -> object: ...
+    @property
+    def mT(self) -> object: ...
+    @property
+    def H(self) -> object: ...
+    @property
+    def mH(self) -> object: ...
+    def adjoint(self) -> object: ...
+    def expand(self, *args) -> object: ...
+    def expand_as(self, other: object) -> object: ...
+    def squeeze(self, dim: object | None = None) -> object: ...
+    def squeeze_(self, dim: object | None = None) -> object: ...
+    def unsqueeze(self, dim: object) -> object: ...
+    def unsqueeze_(self, dim: object) -> object: ...
+    def flatten(self, start_dim: object = 0, end_dim: object = -1) -> object: ...
+    def unflatten(self, dim: object, sizes: object) -> object: ...
+    def narrow(self, dim: object, start: object, length: object) -> object: ...
+    def select(self, dim: object, index: object) -> object: ...
+    def unbind(self, dim: object = 0) -> object: ...
+    def movedim(self, source: object, destination: object) -> object: ...
+    def moveaxis(self, source: object, destination: object) -> object: ...
+    def diagonal(self, offset: object = 0, dim1: object = 0, dim2: object = 1) -> object: ...
+    def split(self, split_size: object, dim: object = 0) -> object: ...
+    def split_with_sizes(self, split_sizes: object, dim: object = 0) -> object: ...
+    def chunk(self, chunks: object, dim: object = 0) -> object: ...
+    def __getitem__(self, index: object | None) -> object: ...
+    def __setitem__(self, index: object | None, value: object | None) -> None: ...
+    def __iter__(self) -> Iterator: ...
+    def uniform_(
+        self, from_: object = 0.0, to: object = 1.0, *, generator: object | None = None
+    ) -> object:
+        """
+        Fills self with samples uniform in [from, to).
+
+        Args:
+            from (float): the lower bound (0 by default).
+            to (float): the upper bound, excluded (1 by default).
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> bool((ember.empty(3).uniform_(2, 3) >= 2).all())
+            True
+        """
+
+    def normal_(
+        self, mean: object = 0.0, std: object = 1.0, *, generator: object | None = None
+    ) -> object:
+        """
+        Fills self with normal samples.
+
+        Args:
+            mean (float): the mean (0 by default).
+            std (float): the standard deviation, >= 0 (1 by default).
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> ember.empty(3).normal_(0, 1).shape
+            ember.Size([3])
+        """
+
+    def random_(
+        self,
+        from_: object | None = None,
+        to: object | None = Ellipsis,
+        *,
+        generator: object | None = None,
+    ) -> object:
+        """
+        Fills self with integers: random_(), random_(to), random_(from, to|None).
+
+        Args:
+            from (int): the smallest value (0 by default).
+            to (int or None): one above the largest value; None or absent means up to the
+                dtype's largest integer (2**mantissa for floats).
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> bool((ember.empty(4).random_(3) < 3).all())
+            True
+        """
+
+    def bernoulli_(self, p: object = 0.5, *, generator: object | None = None) -> object:
+        """
+        Fills self with 1 with probability p, else 0.
+
+        Args:
+            p (float or Tensor): the probability, in [0, 1]; a tensor broadcasts to self's shape.
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> ember.zeros(2).bernoulli_(1.0).tolist()
+            [1.0, 1.0]
+        """
+
+    def exponential_(self, lambd: object = 1.0, *, generator: object | None = None) -> object:
+        """
+        Fills self with samples of the exponential distribution with rate lambd.
+
+        Args:
+            lambd (float): the rate, > 0 (1 by default).
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> bool((ember.empty(3).exponential_() >= 0).all())
+            True
+        """
+
+    def bernoulli(self, *, generator: object | None = None) -> object:
+        """
+        1 with probability self, else 0 (see ember.bernoulli).
+
+        Args:
+            generator (Generator, optional): the stream to draw from.
+
+        Example:
+            >>> ember.ones(2).bernoulli().tolist()
+            [1.0, 1.0]
+        """
+
+    def matmul(self, other: object) -> object: ...
+    def mm(self, mat2: object) -> object: ...
+    def bmm(self, mat2: object) -> object: ...
+    def mv(self, vec: object) -> object: ...
+    def dot(self, tensor: object) -> object: ...
+    def vdot(self, other: object) -> object: ...
+    def outer(self, vec2: object) -> object: ...
+    def ger(self, vec2: object) -> object: ...
+    def addmm(
+        self, mat1: object, mat2: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def addmm_(
+        self, mat1: object, mat2: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def addmv(
+        self, mat: object, vec: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def addmv_(
+        self, mat: object, vec: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def baddbmm(
+        self, batch1: object, batch2: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def baddbmm_(
+        self, batch1: object, batch2: object, *, beta: float = 1.0, alpha: float = 1.0
+    ) -> object: ...
+    def __matmul__(self, arg: object, /) -> object: ...
+    def __rmatmul__(self, arg: object, /) -> object: ...
     def numpy(self, *, force: builtins.bool = False) -> object: ...
     def __array__(self, dtype: object | None = None, *, copy: object | None = None) -> object: ...
 
@@ -576,6 +786,702 @@ def any(
     *,
     out: object | None = None,
 ) -> object: ...
+def max(
+    input: object,
+    dim: object | None = None,
+    keepdim: object | None = None,
+    *,
+    other: object | None = None,
+    out: object | None = None,
+) -> object: ...
+def min(
+    input: object,
+    dim: object | None = None,
+    keepdim: object | None = None,
+    *,
+    other: object | None = None,
+    out: object | None = None,
+) -> object: ...
+def argmax(
+    input: object,
+    dim: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    out: object | None = None,
+) -> object: ...
+def argmin(
+    input: object,
+    dim: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    out: object | None = None,
+) -> object: ...
+def var(
+    input: object,
+    dim: object | None = None,
+    unbiased: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    correction: object | None = None,
+    out: object | None = None,
+) -> object: ...
+def std(
+    input: object,
+    dim: object | None = None,
+    unbiased: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    correction: object | None = None,
+    out: object | None = None,
+) -> object: ...
+def var_mean(
+    input: object,
+    dim: object | None = None,
+    unbiased: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    correction: object | None = None,
+) -> object: ...
+def std_mean(
+    input: object,
+    dim: object | None = None,
+    unbiased: object | None = None,
+    keepdim: builtins.bool = False,
+    *,
+    correction: object | None = None,
+) -> object: ...
+def logsumexp(
+    input: object, dim: object | None, keepdim: builtins.bool = False, *, out: object | None = None
+) -> object: ...
+def norm(
+    input: object,
+    p: object = "fro",
+    dim: object | None = None,
+    keepdim: builtins.bool = False,
+    out: object | None = None,
+    dtype: object | None = None,
+) -> object: ...
+def count_nonzero(input: object, dim: object | None = None) -> object: ...
+def cumsum(
+    input: object, dim: object | None, *, dtype: object | None = None, out: object | None = None
+) -> object: ...
+def cumprod(
+    input: object, dim: object | None, *, dtype: object | None = None, out: object | None = None
+) -> object: ...
+def reshape(input: TensorBase, shape: object) -> object: ...
+def permute(input: TensorBase, dims: object) -> object: ...
+def transpose(input: TensorBase, dim0: object, dim1: object) -> object: ...
+def swapaxes(input: TensorBase, axis0: object, axis1: object) -> object: ...
+def swapdims(input: TensorBase, dim0: object, dim1: object) -> object: ...
+def t(input: TensorBase) -> object: ...
+def adjoint(input: TensorBase) -> object: ...
+def squeeze(input: TensorBase, dim: object | None = None) -> object: ...
+def unsqueeze(input: TensorBase, dim: object) -> object: ...
+def flatten(input: TensorBase, start_dim: object = 0, end_dim: object = -1) -> object: ...
+def unflatten(input: TensorBase, dim: object, sizes: object) -> object: ...
+def narrow(input: TensorBase, dim: object, start: object, length: object) -> object: ...
+def select(input: TensorBase, dim: object, index: object) -> object: ...
+def unbind(input: TensorBase, dim: object = 0) -> object: ...
+def movedim(input: TensorBase, source: object, destination: object) -> object: ...
+def moveaxis(input: TensorBase, source: object, destination: object) -> object: ...
+def diagonal(
+    input: TensorBase, offset: object = 0, dim1: object = 0, dim2: object = 1
+) -> object: ...
+def cat(
+    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+) -> object: ...
+def concat(
+    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+) -> object: ...
+def concatenate(
+    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+) -> object: ...
+def stack(tensors: object, dim: object = 0, *, out: object | None = None) -> object: ...
+def split(tensor: TensorBase, split_size_or_sections: object, dim: object = 0) -> object: ...
+def split_with_sizes(input: TensorBase, split_sizes: object, dim: object = 0) -> object: ...
+def chunk(input: TensorBase, chunks: object, dim: object = 0) -> object: ...
+def empty(
+    *size,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Returns an uninitialized tensor of the given size.
+
+    Args:
+        size (int...): the shape, as varargs or one sequence.
+        out, dtype, device, requires_grad: as in torch (dtype defaults to the default dtype).
+
+    Example:
+        >>> ember.empty(2, 3).shape
+        ember.Size([2, 3])
+    """
+
+def zeros(
+    *size,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Returns a tensor filled with 0.
+
+    Args:
+        size (int...): the shape, as varargs or one sequence.
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.zeros(2).tolist()
+        [0.0, 0.0]
+    """
+
+def ones(
+    *size,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Returns a tensor filled with 1.
+
+    Args:
+        size (int...): the shape, as varargs or one sequence.
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.ones((2,), dtype=ember.int64).tolist()
+        [1, 1]
+    """
+
+def empty_like(
+    input: TensorBase,
+    *,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    An uninitialized tensor with input's shape, layout and dtype (unless dtype=).
+
+    Args:
+        input (Tensor): the template.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.empty_like(ember.ones(3)).shape
+        ember.Size([3])
+    """
+
+def zeros_like(
+    input: TensorBase,
+    *,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    A tensor of zeros shaped like input.
+
+    Args:
+        input (Tensor): the template.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.zeros_like(ember.ones(2)).tolist()
+        [0.0, 0.0]
+    """
+
+def ones_like(
+    input: TensorBase,
+    *,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    A tensor of ones shaped like input.
+
+    Args:
+        input (Tensor): the template.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.ones_like(ember.zeros(2)).tolist()
+        [1.0, 1.0]
+    """
+
+def full(
+    size: object,
+    fill_value: object,
+    *,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Returns a tensor of the given size filled with fill_value.
+
+    Args:
+        size (sequence of int): the shape.
+        fill_value (Number): the value; the dtype follows it (bool, int64 or the default dtype).
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.full((2,), 7).tolist()
+        [7, 7]
+    """
+
+def full_like(
+    input: TensorBase,
+    fill_value: object,
+    *,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    A tensor shaped like input, filled with fill_value (input's dtype unless dtype=).
+
+    Args:
+        input (Tensor): the template.
+        fill_value (Number): the value.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.full_like(ember.zeros(2), 3).tolist()
+        [3.0, 3.0]
+    """
+
+def empty_strided(
+    size: object,
+    stride: object,
+    *,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Returns an uninitialized tensor with the given size and strides (in elements).
+
+    Args:
+        size (sequence of int): the shape.
+        stride (sequence of int): the strides, non-negative.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.empty_strided((2, 3), (1, 2)).stride()
+        (1, 2)
+    """
+
+def arange(
+    start: object | None = None,
+    end: object | None = None,
+    step: object = 1,
+    *,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Values from start to end (exclusive) by step; ceil((end - start) / step) of them.
+
+    Args:
+        start (Number): the first value (0 when only one number is given).
+        end (Number): the bound, not included.
+        step (Number): the gap, non-zero, with the sign of end - start.
+        out, dtype, device, requires_grad: as in torch; int64 when every number is an int.
+
+    Example:
+        >>> ember.arange(1, 7, 2).tolist()
+        [1, 3, 5]
+    """
+
+def linspace(
+    start: object,
+    end: object,
+    steps: object,
+    *,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    steps values evenly spaced from start to end, both included.
+
+    Args:
+        start (Number): the first value.
+        end (Number): the last value.
+        steps (int): how many values, >= 0.
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.linspace(0, 1, 5).tolist()
+        [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+
+def logspace(
+    start: object,
+    end: object,
+    steps: object,
+    base: object = 10.0,
+    *,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    steps values base ** x for x evenly spaced from start to end.
+
+    Args:
+        start (Number): the first exponent.
+        end (Number): the last exponent.
+        steps (int): how many values, >= 0.
+        base (float): the base, 10 by default.
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.logspace(0, 2, 3).tolist()
+        [1.0, 10.0, 100.0]
+    """
+
+def eye(
+    n: object,
+    m: object | None = None,
+    *,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    A 2-D tensor with ones on the diagonal and zeros elsewhere.
+
+    Args:
+        n (int): the number of rows.
+        m (int, optional): the number of columns (n by default).
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.eye(2).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+
+class Generator:
+    """A Philox4x32-10 random stream: a seed and a counter (torch.Generator)."""
+
+    def __init__(self, device: object = "cpu") -> None: ...
+    def manual_seed(self, seed: object) -> object: ...
+    def seed(self) -> int: ...
+    def initial_seed(self) -> int: ...
+    def get_state(self) -> object: ...
+    def set_state(self, new_state: object) -> object: ...
+    @property
+    def device(self) -> str: ...
+
+default_generator: Generator = ...
+
+def manual_seed(seed: object) -> object:
+    """
+    Seeds the default generator; returns ember.default_generator.
+
+    Args:
+        seed (int): in [-2**63, 2**64); negative seeds wrap modulo 2**64.
+
+    Example:
+        >>> ember.manual_seed(3).initial_seed()
+        3
+    """
+
+def seed() -> int:
+    """
+    Seeds the default generator from a non-deterministic source; returns the seed.
+
+    Example:
+        >>> isinstance(ember.seed(), int)
+        True
+    """
+
+def initial_seed() -> int:
+    """
+    The seed the default generator was last seeded with.
+
+    Example:
+        >>> _ = ember.manual_seed(5)
+        >>> ember.initial_seed()
+        5
+    """
+
+def get_rng_state() -> object:
+    """
+    The default generator's state: a uint8 tensor (seed and offset).
+
+    Example:
+        >>> ember.get_rng_state().shape
+        ember.Size([16])
+    """
+
+def set_rng_state(new_state: object) -> None:
+    """
+    Restores the default generator's state from get_rng_state().
+
+    Args:
+        new_state (Tensor): a uint8 tensor from get_rng_state().
+
+    Example:
+        >>> ember.set_rng_state(ember.get_rng_state())
+    """
+
+def _philox4x32_10(counter: Sequence[int], key: Sequence[int]) -> list[int]: ...
+def rand(
+    *size,
+    generator: object | None = None,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Samples uniform in [0, 1) of the given size.
+
+    Args:
+        size (int...): the shape, as varargs or one sequence.
+        generator (Generator, optional): the stream to draw from (ember.default_generator by default).
+        out, dtype (a floating dtype), device, requires_grad: as in torch.
+
+    Example:
+        >>> _ = ember.manual_seed(0)
+        >>> bool((ember.rand(3) < 1).all())
+        True
+    """
+
+def randn(
+    *size,
+    generator: object | None = None,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Samples from the standard normal distribution.
+
+    Args:
+        size (int...): the shape, as varargs or one sequence.
+        generator (Generator, optional): the stream to draw from.
+        out, dtype (a floating dtype), device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.randn(2, 3).shape
+        ember.Size([2, 3])
+    """
+
+def rand_like(
+    input: TensorBase,
+    *,
+    generator: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    rand with input's shape, dtype and layout.
+
+    Args:
+        input (Tensor): the template.
+        generator (Generator, optional): the stream to draw from.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.rand_like(ember.zeros(2)).shape
+        ember.Size([2])
+    """
+
+def randn_like(
+    input: TensorBase,
+    *,
+    generator: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    randn with input's shape, dtype and layout.
+
+    Args:
+        input (Tensor): the template.
+        generator (Generator, optional): the stream to draw from.
+        dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.randn_like(ember.zeros(2)).shape
+        ember.Size([2])
+    """
+
+def randint(
+    *args,
+    low: object | None = None,
+    high: object | None = None,
+    size: object | None = None,
+    generator: object | None = None,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Integers uniform in [low, high): randint(high, size) or randint(low, high, size).
+
+    Args:
+        low (int): the smallest value (0 by default).
+        high (int): one above the largest value.
+        size (sequence of int): the shape.
+        generator (Generator, optional): the stream to draw from.
+        out, dtype (int64 by default), device, requires_grad: as in torch.
+
+    Example:
+        >>> x = ember.randint(3, 5, (4,))
+        >>> bool(((x >= 3) & (x < 5)).all())
+        True
+    """
+
+def randint_like(
+    input: TensorBase,
+    low: object,
+    high: object | None = None,
+    *,
+    generator: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    randint with input's shape and dtype: randint_like(input, high) or (input, low, high).
+
+    Args:
+        input (Tensor): the template.
+        low (int): the smallest value (0 by default).
+        high (int): one above the largest value.
+        generator, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.randint_like(ember.zeros(2), 10).dtype
+        ember.float32
+    """
+
+def randperm(
+    n: object,
+    *,
+    generator: object | None = None,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    A random permutation of 0 .. n - 1.
+
+    Args:
+        n (int): the length, >= 0.
+        generator (Generator, optional): the stream to draw from.
+        out, dtype (int64 by default), device, requires_grad: as in torch.
+
+    Example:
+        >>> sorted(ember.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
+
+def normal(
+    mean: object,
+    std: object = 1.0,
+    size: object | None = None,
+    *,
+    generator: object | None = None,
+    out: object | None = None,
+    dtype: object | None = None,
+    device: object | None = None,
+    requires_grad: builtins.bool = False,
+) -> object:
+    """
+    Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).
+
+    Args:
+        mean (Tensor or float): the means.
+        std (Tensor or float): the standard deviations, >= 0.
+        size (sequence of int): the shape, when mean and std are numbers.
+        generator (Generator, optional): the stream to draw from.
+        out, dtype, device, requires_grad: as in torch.
+
+    Example:
+        >>> ember.normal(0.0, 1.0, (2,)).shape
+        ember.Size([2])
+    """
+
+def bernoulli(
+    input: TensorBase,
+    p: object | None = None,
+    *,
+    generator: object | None = None,
+    out: object | None = None,
+) -> object:
+    """
+    1 with probability input (or p when given), else 0, in input's dtype.
+
+    Args:
+        input (Tensor): the probabilities, in [0, 1] (a floating dtype).
+        p (float, optional): one probability for every element instead.
+        generator (Generator, optional): the stream to draw from.
+        out: as in torch.
+
+    Example:
+        >>> ember.bernoulli(ember.ones(2)).tolist()
+        [1.0, 1.0]
+    """
+
+def matmul(input: object, other: object, *, out: object | None = None) -> object: ...
+def mm(input: object, mat2: object, *, out: object | None = None) -> object: ...
+def bmm(input: object, mat2: object, *, out: object | None = None) -> object: ...
+def mv(input: object, vec: object, *, out: object | None = None) -> object: ...
+def dot(input: object, tensor: object, *, out: object | None = None) -> object: ...
+def vdot(input: object, other: object, *, out: object | None = None) -> object: ...
+def outer(input: object, vec2: object, *, out: object | None = None) -> object: ...
+def ger(input: object, vec2: object, *, out: object | None = None) -> object: ...
+def addmm(
+    input: object,
+    mat1: object,
+    mat2: object,
+    *,
+    beta: float = 1.0,
+    alpha: float = 1.0,
+    out: object | None = None,
+) -> object: ...
+def addmv(
+    input: object,
+    mat: object,
+    vec: object,
+    *,
+    beta: float = 1.0,
+    alpha: float = 1.0,
+    out: object | None = None,
+) -> object: ...
+def baddbmm(
+    input: object,
+    batch1: object,
+    batch2: object,
+    *,
+    beta: float = 1.0,
+    alpha: float = 1.0,
+    out: object | None = None,
+) -> object: ...
+def tensordot(a: object, b: object, dims: object = 2, out: object | None = None) -> object: ...
+def einsum(equation: object, *operands) -> object: ...
 def from_numpy(ndarray: object) -> object:
     """A tensor sharing memory with a NumPy array (no copy)."""
 
