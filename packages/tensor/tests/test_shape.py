@@ -411,6 +411,10 @@ def test_narrow_select_errors() -> None:
     assert x.narrow(1, -3, 1).storage_offset() == 0
     assert x.narrow(1, 3, 0).shape == (2, 0, 4)
     assert x.narrow(0, ember.tensor(1), 1).shape == (1, 3, 4)
+    assert x.narrow(np.int64(0), np.int32(1), 1).shape == (1, 3, 4)
+    raises(TypeError, "narrow", lambda: x.narrow(0, np.array([1]), 1), "ndarray")
+    raises(TypeError, "narrow", lambda: x.narrow(0, True, 1), "bool")
+    raises(TypeError, "narrow", lambda: x.narrow(0, ember.tensor(1.0), 1))
     raises(IndexError, "narrow", lambda: x.narrow(1, 4, 0), "[-3, 3]", "4")
     raises(IndexError, "narrow", lambda: x.narrow(1, -4, 1), "-4")
     raises(RuntimeError, "narrow", lambda: x.narrow(1, 2, 2), "start (2)", "length (2)", "(3)")
