@@ -8,11 +8,11 @@ namespace {
 // One int argument: a Python int, a 0-d integer tensor, or another object with __index__ that
 // is not an array with dims (numpy integers are fine).
 int64_t int_arg(nb::handle h, const char* op, const char* arg) {
-  const bool zero_dim = is_tensor(h) ? unwrap(h).dim() == 0 &&
+  const bool int_like = is_tensor(h) ? unwrap(h).dim() == 0 &&
                                            is_integral(unwrap(h).dtype(), false)
                                      : !nb::hasattr(h, "ndim") ||
                                            nb::cast<int64_t>(nb::int_(h.attr("ndim"))) == 0;
-  EMBER_CHECK(zero_dim && !PyBool_Check(h.ptr()) && (is_tensor(h) || PyIndex_Check(h.ptr())),
+  EMBER_CHECK(int_like && !PyBool_Check(h.ptr()) && (is_tensor(h) || PyIndex_Check(h.ptr())),
               TypeError, "[", op, "] argument '", arg, "' must be an int, not ",
               nb::type_name(h.type()).c_str());
   return to_int_list(h, op, arg)[0];
