@@ -264,3 +264,35 @@ def test_setitem_errors() -> None:
     with pytest.raises(ValueError, match="read-only"):
         ember.from_numpy(readonly)[0] = 1.0
     assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+index_items = st.one_of(
+    st.integers(-6, 6),
+    st.integers(-(2**70), 2**70),
+    st.none(),
+    st.just(Ellipsis),
+    st.builds(
+        slice,
+        st.none() | st.integers(-(2**65), 2**65),
+        st.none() | st.integers(-9, 9),
+        st.none() | st.integers(-3, 2**66),
+    ),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.text(max_size=1),
+    st.lists(st.integers(-2, 2), max_size=2),
+)
+
+
+@given(shapes, st.lists(index_items, max_size=5), st.booleans())
+def test_bad_indices_raise_typed_errors(
+    shape: tuple[int, ...], items: list[Any], put: bool
+) -> None:
+    x = tensor(shape)
+    try:
+        if put:
+            x[tuple(items)] = 1.0
+        else:
+            x[tuple(items)]
+    except (IndexError, ValueError, TypeError, RuntimeError, NotImplementedError) as e:
+        assert str(e).startswith("[index]"), (items, str(e))

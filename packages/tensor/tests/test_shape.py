@@ -411,6 +411,10 @@ def test_narrow_select_errors() -> None:
     assert x.narrow(1, -3, 1).storage_offset() == 0
     assert x.narrow(1, 3, 0).shape == (2, 0, 4)
     assert x.narrow(0, ember.tensor(1), 1).shape == (1, 3, 4)
+    assert x.narrow(np.int64(0), np.int32(1), 1).shape == (1, 3, 4)
+    raises(TypeError, "narrow", lambda: x.narrow(0, np.array([1]), 1), "ndarray")
+    raises(TypeError, "narrow", lambda: x.narrow(0, True, 1), "bool")
+    raises(TypeError, "narrow", lambda: x.narrow(0, ember.tensor(1.0), 1))
     raises(IndexError, "narrow", lambda: x.narrow(1, 4, 0), "[-3, 3]", "4")
     raises(IndexError, "narrow", lambda: x.narrow(1, -4, 1), "-4")
     raises(RuntimeError, "narrow", lambda: x.narrow(1, 2, 2), "start (2)", "length (2)", "(3)")
@@ -637,3 +641,69 @@ def test_split_chunk_errors_and_edges() -> None:
     raises(RuntimeError, "chunk", lambda: x.chunk(0), "greater than 0")
     raises(RuntimeError, "chunk", lambda: tensor(()).chunk(1), "1-dimensional")
     raises(TypeError, "split", lambda: x.split(1.5))
+
+
+# ---------------------------------------------------------------- bad input never crashes
+
+MODULE_OPS = [
+    ("reshape", ((2, 3),)),
+    ("permute", ((0, 1),)),
+    ("transpose", (0, 1)),
+    ("swapaxes", (0, 1)),
+    ("swapdims", (0, 1)),
+    ("t", ()),
+    ("squeeze", ()),
+    ("unsqueeze", (0,)),
+    ("flatten", ()),
+    ("unflatten", (1, (3, 1))),
+    ("narrow", (0, 0, 1)),
+    ("select", (0, 0)),
+    ("unbind", ()),
+    ("movedim", (0, 1)),
+    ("moveaxis", (0, 1)),
+    ("diagonal", ()),
+    ("split", (1,)),
+    ("chunk", (2,)),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), MODULE_OPS)
+def test_module_functions_need_a_tensor_input(name: str, args: tuple[Any, ...]) -> None:
+    x = tensor((2, 3))
+    getattr(ember, name)(x, *args)
+    raises(TypeError, name, lambda: getattr(ember, name)(3, *args), "int")
+    raises(TypeError, name, lambda: getattr(ember, name)(None, *args), "NoneType")
+
+
+garbage = st.one_of(
+    st.integers(-6, 6),
+    st.integers(-(2**70), 2**70),
+    st.none(),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.text(max_size=2),
+    st.lists(st.integers(-3, 5), max_size=5).map(tuple),
+    st.lists(st.integers(-3, 5), max_size=3),
+)
+
+METHODS = [
+    "view", "reshape", "permute", "transpose", "expand", "squeeze", "unsqueeze", "flatten",
+    "unflatten", "narrow", "select", "unbind", "movedim", "diagonal", "split", "chunk",
+    "swapaxes", "squeeze_", "unsqueeze_", "transpose_", "__getitem__", "split_with_sizes",
+]  # fmt: skip
+
+
+@given(shapes, st.sampled_from(METHODS), st.lists(garbage, max_size=3))
+def test_bad_arguments_raise_typed_errors(
+    shape: tuple[int, ...], name: str, args: list[Any]
+) -> None:
+    x = tensor(shape)
+    try:
+        getattr(x, name)(*args)
+    except (IndexError, ValueError, RuntimeError, NotImplementedError) as e:
+        assert str(e).startswith("["), (name, args, str(e))
+    except TypeError:
+        pass  # nanobind's own arity errors do not carry an [op] prefix
+    for bad in ([x, 1], [x, "a"], [x, None], 3):
+        with pytest.raises(TypeError):
+            ember.cat(bad)  # type: ignore[arg-type]

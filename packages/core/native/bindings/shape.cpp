@@ -5,11 +5,14 @@
 namespace ember::py {
 namespace {
 
-// One int argument (a Python int, an object with __index__ or a 0-d integer tensor).
+// One int argument: a Python int, a 0-d integer tensor, or another object with __index__ that
+// is not an array with dims (numpy integers are fine).
 int64_t int_arg(nb::handle h, const char* op, const char* arg) {
-  const bool integer_tensor = is_tensor(h) && unwrap(h).dim() == 0;
-  EMBER_CHECK(integer_tensor || (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr()) &&
-                                 !nb::hasattr(h, "ndim")) || PyLong_Check(h.ptr()),
+  const bool int_like = is_tensor(h) ? unwrap(h).dim() == 0 &&
+                                           is_integral(unwrap(h).dtype(), false)
+                                     : !nb::hasattr(h, "ndim") ||
+                                           nb::cast<int64_t>(nb::int_(h.attr("ndim"))) == 0;
+  EMBER_CHECK(int_like && !PyBool_Check(h.ptr()) && (is_tensor(h) || PyIndex_Check(h.ptr())),
               TypeError, "[", op, "] argument '", arg, "' must be an int, not ",
               nb::type_name(h.type()).c_str());
   return to_int_list(h, op, arg)[0];
@@ -56,10 +59,26 @@ nb::object split_any(const Tensor& x, nb::handle sizes, nb::handle dim, const ch
   return wrap_list(split_with_sizes(x, int_list_arg(sizes, op, "split_size_or_sections"), d));
 }
 
+// The `input` of a module function: a tensor, never a number (as in torch).
+const Tensor& tensor_arg(nb::handle h, const char* op, const char* arg = "input") {
+  EMBER_CHECK(is_tensor(h), TypeError, "[", op, "] argument '", arg, "' must be Tensor, not ",
+              nb::type_name(h.type()).c_str());
+  return unwrap(h);
+}
+
+// fn(const Tensor&, handles...) as a module function taking its input as a handle, so that a
+// non-tensor input raises our TypeError rather than nanobind's.
+template <typename F, typename R, typename... A>
+auto checked_input(const char* name, F fn, R (F::*)(const Tensor&, A...) const) {
+  return [fn, name](nb::handle input, A... args) -> R {
+    return fn(tensor_arg(input, name), args...);
+  };
+}
+
 // Binds fn(input, ...) as ember.<name> and Tensor.<name>.
 template <typename F, typename... Extra>
 void def_both(nb::module_& m, TensorClass& cls, const char* name, F fn, const Extra&... args) {
-  m.def(name, fn, nb::arg("input"), args...);
+  m.def(name, checked_input(name, fn, &F::operator()), nb::arg("input").none(), args...);
   cls.def(name, fn, args...);
 }
 
@@ -76,18 +95,18 @@ void init_views(nb::module_& m, TensorClass& cls) {
   cls.def("reshape", [](const Tensor& self, nb::args args) {
     return wrap(reshape(self, sizes_from_args(args, "reshape")));
   });
-  m.def("reshape", [](const Tensor& input, nb::handle shape) {
-    return wrap(reshape(input, int_list_arg(shape, "reshape", "shape")));
-  }, nb::arg("input"), nb::arg("shape"));
+  m.def("reshape", [](nb::handle input, nb::handle shape) {
+    return wrap(reshape(tensor_arg(input, "reshape"), int_list_arg(shape, "reshape", "shape")));
+  }, nb::arg("input").none(), nb::arg("shape"));
   cls.def("reshape_as", [](const Tensor& self, nb::handle other) {
     return wrap(reshape(self, to_tensor(other, "reshape_as", "other").sizes()));
   }, nb::arg("other"));
   cls.def("permute", [](const Tensor& self, nb::args args) {
     return wrap(permute(self, sizes_from_args(args, "permute")));
   });
-  m.def("permute", [](const Tensor& input, nb::handle dims) {
-    return wrap(permute(input, int_list_arg(dims, "permute", "dims")));
-  }, nb::arg("input"), nb::arg("dims"));
+  m.def("permute", [](nb::handle input, nb::handle dims) {
+    return wrap(permute(tensor_arg(input, "permute"), int_list_arg(dims, "permute", "dims")));
+  }, nb::arg("input").none(), nb::arg("dims"));
   for (const char* name : {"transpose", "swapaxes", "swapdims"}) {
     // torch names swapaxes' arguments axis0/axis1, the others dim0/dim1.
     const char* a0 = name[4] == 'a' ? "axis0" : "dim0";
@@ -176,18 +195,18 @@ void init_joins(nb::module_& m, TensorClass& cls) {
       return result_or_out(cat(tensor_list_arg(tensors, name), dim_or_axis(dim, axis, name),
                                to_optional_tensor(out, name, "out")),
                            out);
-    }, nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis") = nb::none(),
+    }, nb::arg("tensors").none(), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis") = nb::none(),
        nb::arg("out") = nb::none());
   }
   m.def("stack", [](nb::handle tensors, nb::handle dim, nb::handle out) {
     return result_or_out(stack(tensor_list_arg(tensors, "stack"), int_arg(dim, "stack", "dim"),
                                to_optional_tensor(out, "stack", "out")),
                          out);
-  }, nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("out") = nb::none());
+  }, nb::arg("tensors").none(), nb::arg("dim") = 0, nb::kw_only(), nb::arg("out") = nb::none());
 
-  m.def("split", [](const Tensor& x, nb::handle sizes, nb::handle dim) {
-    return split_any(x, sizes, dim, "split");
-  }, nb::arg("tensor"), nb::arg("split_size_or_sections"), nb::arg("dim") = 0);
+  m.def("split", [](nb::handle x, nb::handle sizes, nb::handle dim) {
+    return split_any(tensor_arg(x, "split", "tensor"), sizes, dim, "split");
+  }, nb::arg("tensor").none(), nb::arg("split_size_or_sections"), nb::arg("dim") = 0);
   cls.def("split", [](const Tensor& x, nb::handle sizes, nb::handle dim) {
     return split_any(x, sizes, dim, "split");
   }, nb::arg("split_size"), nb::arg("dim") = 0);

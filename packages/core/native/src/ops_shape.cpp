@@ -295,9 +295,9 @@ Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
 }
 
 Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
-  EMBER_CHECK(x.dim() > 0, RuntimeError, "[unflatten] cannot unflatten a 0-dim tensor");
-  const int64_t d = wrap_dim(dim, x.dim(), "unflatten");
   EMBER_CHECK(!sizes.empty(), RuntimeError, "[unflatten] sizes must be non-empty");
+  const int64_t d = wrap_dim(dim, x.dim(), "unflatten");
+  EMBER_CHECK(x.dim() > 0, RuntimeError, "[unflatten] cannot unflatten a 0-dim tensor");
   const int64_t size = x.sizes()[d];
   Shape inner;
   try {
@@ -315,9 +315,9 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
 
 Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   EMBER_CHECK(x.dim() > 0, RuntimeError, "[narrow] narrow() cannot be applied to a 0-dim tensor.");
+  EMBER_CHECK(length >= 0, RuntimeError, "[narrow] length must be non-negative, got ", length);
   const int64_t d = wrap_dim(dim, x.dim(), "narrow");
   const int64_t size = x.sizes()[d];
-  EMBER_CHECK(length >= 0, RuntimeError, "[narrow] length must be non-negative, got ", length);
   EMBER_CHECK(start >= -size && start <= size, IndexError, "[narrow] start out of range ",
               "(expected to be in range of [", -size, ", ", size, "], but got ", start, ")");
   if (start < 0) start += size;
@@ -449,10 +449,10 @@ void check_splittable(const Tensor& x, const char* op) {
 
 std::vector<Tensor> split(const Tensor& x, int64_t split_size, int64_t dim) {
   check_splittable(x, "split");
-  const int64_t d = wrap_dim(dim, x.dim(), "split");
-  const int64_t size = x.sizes()[d];
   EMBER_CHECK(split_size >= 0, RuntimeError,
               "[split] expects split_size be non-negative, but got split_size=", split_size);
+  const int64_t d = wrap_dim(dim, x.dim(), "split");
+  const int64_t size = x.sizes()[d];
   EMBER_CHECK(split_size > 0 || size == 0, RuntimeError, "[split] split_size can only be 0 if ",
               "dimension size is 0, but got dimension size of ", size);
   // A size-0 dim still gives one (empty) piece.
