@@ -699,6 +699,28 @@ def test_broadcasting_and_mixed_dtypes(
     check(result, np.broadcast_to(expected, result_shape), expected_dtype)
 
 
+VIEW_DTYPES = [ember.bool, ember.uint8, ember.int16, ember.int64, ember.float16, ember.float64]
+
+
+@given(data=st.data(), dtype=st.sampled_from(VIEW_DTYPES), op_index=st.integers(0, len(OPS) - 1))
+def test_ops_on_random_numpy_views(data: st.DataObject, dtype: ember.dtype, op_index: int) -> None:
+    # Any basic slice of an array (negative steps, new axes, 0-d results, empty) is a valid input.
+    op = OPS[op_index]
+    if dtype not in op.dtypes:
+        return
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=5))
+    base = as_numpy(values(op, dtype, shape), dtype)
+    index = data.draw(hnp.basic_indices(shape, allow_newaxis=True))
+    view = base[index][...]  # [...] keeps a fully indexed result a 0-d view
+    operands = [view]
+    if op.arity == 2:
+        other = as_numpy(values(op, dtype, view.shape, rhs=True), dtype)
+        operands.append(other[..., ::-1] if other.ndim else other)
+    tensors = [ember.from_numpy(a) for a in operands]
+    out_dtype = result_dtype(op, [dtype] * op.arity, tensors)
+    check(getattr(ember, op.name)(*tensors), reference(op, operands, out_dtype), out_dtype)
+
+
 # ---- bad inputs -------------------------------------------------------------------------------
 
 
