@@ -368,6 +368,31 @@ def test_unsupported_dtypes_raise_type_error(op: Op, dtype: ember.dtype) -> None
         getattr(ember, op.name)(*args)
 
 
+SPECIAL = np.array(
+    [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e-30, 1e30, 100.0, -100.0, 1e-8]
+)
+
+
+@pytest.mark.parametrize("dtype", [ember.float16, ember.float32, ember.float64], ids=repr)
+def test_special_values_match_numpy(dtype: ember.dtype) -> None:
+    # nan, infinities, signed zeros, tiny and huge values through every floating op.
+    with np.errstate(over="ignore"):
+        x, x_np = make(np.repeat(SPECIAL, len(SPECIAL)), dtype, "contiguous")
+        y, y_np = make(np.tile(SPECIAL, len(SPECIAL)), dtype, "contiguous")
+    for op in OPS:
+        if dtype not in op.dtypes:
+            continue
+        tensors, arrays = ([x], [x_np]) if op.arity == 1 else ([x, y], [x_np, y_np])
+        out_dtype = ember.bool if op.result == "bool" else dtype
+        with np.errstate(over="ignore"):
+            try:
+                check(
+                    getattr(ember, op.name)(*tensors), reference(op, arrays, out_dtype), out_dtype
+                )
+            except AssertionError as error:
+                raise AssertionError(f"{op.name}: {error}") from None
+
+
 # ---- ops with extra arguments -----------------------------------------------------------------
 
 
