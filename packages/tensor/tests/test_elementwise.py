@@ -810,6 +810,8 @@ def test_bool_subtraction_and_negation() -> None:
         ember.neg(t)
     with pytest.raises(TypeError, match=r"\[positive\] the `\+` operator on a bool tensor"):
         ember.positive(t)
+    with pytest.raises(TypeError, match=r"\[positive\] the `\+` operator on a bool tensor"):
+        _ = +t
 
 
 def test_integer_pow_by_negative_scalar() -> None:
