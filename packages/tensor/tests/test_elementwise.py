@@ -729,9 +729,12 @@ def test_broadcasting_and_mixed_dtypes(
         expected_dtype = ember.bool
     else:
         expected_dtype = result_dtype(op, [a_dtype, b_dtype], [a, b])
-    if op.result == "same" and expected_dtype != ember.bool:
-        promoted = NUMPY_DTYPES[expected_dtype]
-        a_np, b_np = a_np.astype(promoted), b_np.astype(promoted)
+    # Both operands are cast to the common dtype first, comparisons included: as in torch,
+    # `uint8_tensor < tensor(-15)` compares against 241. Float-only ops on integers cast
+    # straight to float instead (atan2(uint8, tensor(-15)) sees -15).
+    common = ember.result_type(a, b)
+    if op.result != "float" or common.is_floating_point:
+        a_np, b_np = a_np.astype(NUMPY_DTYPES[common]), b_np.astype(NUMPY_DTYPES[common])
     expected = reference(op, [a_np, b_np], expected_dtype)
     result = getattr(ember, op.name)(a, b)
     assert tuple(result.shape) == result_shape
