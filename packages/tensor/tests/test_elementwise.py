@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import ember
 
 # --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
 sys.path.insert(0, str(Path(__file__).parent))

@@ -10,11 +10,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import ember
 
 # pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))
