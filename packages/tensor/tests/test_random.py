@@ -309,6 +309,12 @@ def test_randint_statistics(dtype: Any) -> None:
     assert np.all(np.abs(counts - expected) < 0.05 * expected)
 
 
+def test_randint_large_span_is_unbiased() -> None:
+    # 32-bit draws reduced modulo 3 * 2^30 would make the lowest third twice as likely.
+    x = to_numpy(ember.randint(0, 3 * 2**30, (N,), generator=ember.Generator()))
+    assert abs(np.mean(x < 2**30) - 1 / 3) < 0.01
+
+
 def test_randint_forms_and_ranges() -> None:
     assert ember.randint(3, (2,)).dtype == ember.int64
     x = to_numpy(ember.randint(5, (1000,)))
