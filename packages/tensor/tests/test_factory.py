@@ -287,6 +287,7 @@ def test_arange_out() -> None:
         ((0, float("nan")), {}, RuntimeError, "unsupported range"),
         ((0, 1e20, 1.0), {}, RuntimeError, "invalid size"),
         ((0, 1, 1e-300), {}, RuntimeError, "invalid size"),
+        ((-(2**63), 2**63 - 1), {}, RuntimeError, "invalid size"),
         ((10,), {"dtype": ember.bool}, NotImplementedError, "not implemented for 'Bool'"),
         (("a",), {}, TypeError, "must be a real number"),
         ((0, 2**62, 1), {"dtype": ember.int8}, RuntimeError, "bytes"),
