@@ -74,7 +74,7 @@ void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp o
 // NumPy scalars (np.float32(2), np.int64(3)) are numbers too; sequences and arrays are not.
 bool is_number_like(nb::handle h) {
   if (nb::hasattr(h, "__len__")) return false;
-  return PyIndex_Check(h.ptr()) || nb::hasattr(h, "__float__");
+  return PyIndex_Check(h.ptr()) || has_float_slot(h);
 }
 
 // Operators: a non-number, non-tensor operand gives NotImplemented so Python can try the other

@@ -67,17 +67,14 @@ Number to_number(nb::handle h, const char* op, const char* arg) {
   }
   if (PyBool_Check(o)) return {Scalar::from_int(o == Py_True), NumberKind::Bool};
   if (PyFloat_Check(o)) return {Scalar::from_double(PyFloat_AsDouble(o)), NumberKind::Float};
-  if (PyIndex_Check(o)) {
-    int overflow = 0;
-    nb::object index = nb::steal(PyNumber_Index(o));
-    if (!index.is_valid()) throw nb::python_error();
-    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-    EMBER_CHECK(overflow == 0, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
-                " given for '", arg, "' does not fit in int64");
-    return {Scalar::from_int(v), NumberKind::Int};
-  }
-  if (!PyComplex_Check(o) && nb::hasattr(h, "__float__") && !nb::hasattr(h, "__len__")) {
-    return {Scalar::from_double(nb::cast<double>(nb::float_(h))), NumberKind::Float};
+  bool overflow = false;
+  if (const auto v = index_value(h, &overflow)) return {Scalar::from_int(*v), NumberKind::Int};
+  EMBER_CHECK(!overflow, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
+              " given for '", arg, "' does not fit in int64");
+  if (!PyComplex_Check(o) && has_float_slot(h) && !nb::hasattr(h, "__len__")) {
+    const double v = PyFloat_AsDouble(o);
+    if (!(v == -1.0 && PyErr_Occurred())) return {Scalar::from_double(v), NumberKind::Float};
+    PyErr_Clear();
   }
   throw TypeError(str("[", op, "] argument '", arg, "' must be a real number, not ",
                       nb::type_name(h.type()).c_str()));

@@ -127,7 +127,7 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
     else if (t.dtype() != ScalarType::Bool) kind = std::max(kind, Kind::Int);
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     kind = std::max(kind, Kind::Int);
-  } else if (PyFloat_Check(o) || nb::hasattr(h, "__float__")) {
+  } else if (has_float_slot(h)) {
     kind = Kind::Float;
   } else {
     throw TypeError(str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
@@ -148,18 +148,21 @@ void fill_elements(nb::handle h, T*& out) {
   } else if (PyBool_Check(o)) {
     *out++ = static_cast<T>(o == Py_True);
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
-    int overflow = 0;
-    nb::object index = nb::steal(PyNumber_Index(o));
-    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-    EMBER_CHECK(overflow == 0, RuntimeError, "[tensor] Overflow when unpacking long: ",
+    bool overflow = false;
+    const std::optional<int64_t> index = index_value(h, &overflow);
+    EMBER_CHECK(!overflow, RuntimeError, "[tensor] Overflow when unpacking long: ",
                 nb::str(h).c_str(), " does not fit in int64");
+    EMBER_CHECK(index.has_value(), TypeError, "[tensor] could not convert ",
+                nb::type_name(h.type()).c_str(), " to an int");
+    const int64_t v = *index;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       *out++ = T(static_cast<float>(v));
     } else {
       *out++ = static_cast<T>(v);
     }
   } else {
-    const double v = nb::cast<double>(nb::float_(h));
+    const double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       *out++ = T(static_cast<float>(v));
     } else {

@@ -57,12 +57,39 @@ Tensor to_tensor(nb::handle h, const char* op, const char* arg) {
   }
   if (PyFloat_Check(o)) return Tensor::scalar(PyFloat_AsDouble(o), ScalarType::Float64, true);
   // numpy scalars and other numbers that know how to become a float or an int.
-  if (PyIndex_Check(o)) return Tensor::scalar_int(nb::cast<int64_t>(h), ScalarType::Int64, true);
-  if (nb::hasattr(h, "__float__") && !nb::hasattr(h, "__len__")) {
-    return Tensor::scalar(nb::cast<double>(nb::float_(h)), ScalarType::Float64, true);
+  bool overflow = false;
+  if (const auto v = index_value(h, &overflow)) {
+    return Tensor::scalar_int(*v, ScalarType::Int64, true);
+  }
+  EMBER_CHECK(!overflow, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
+              " given for '", arg, "' does not fit in int64");
+  if (has_float_slot(h) && !nb::hasattr(h, "__len__")) {
+    const double v = PyFloat_AsDouble(o);
+    if (!(v == -1.0 && PyErr_Occurred())) return Tensor::scalar(v, ScalarType::Float64, true);
+    PyErr_Clear();
   }
   throw TypeError(str("[", op, "] argument '", arg, "' must be a Tensor or a number, not ",
                       nb::type_name(h.type()).c_str()));
+}
+
+std::optional<int64_t> index_value(nb::handle h, bool* overflow) {
+  *overflow = false;
+  if (!PyIndex_Check(h.ptr())) return std::nullopt;
+  nb::object index = nb::steal(PyNumber_Index(h.ptr()));
+  if (!index.is_valid()) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  int over = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &over);
+  *overflow = over != 0;
+  if (*overflow) return std::nullopt;
+  return v;
+}
+
+bool has_float_slot(nb::handle h) {
+  const PyNumberMethods* number = Py_TYPE(h.ptr())->tp_as_number;
+  return PyFloat_Check(h.ptr()) || (number != nullptr && number->nb_float != nullptr);
 }
 
 Tensor to_optional_tensor(nb::handle h, const char* op, const char* arg) {
@@ -95,12 +122,13 @@ std::vector<int64_t> to_int_list(nb::handle h, const char* op, const char* arg) 
                 TypeError, "[", op, "] '", arg, "' must be an int or a sequence of ints, got ",
                 nb::type_name(item.type()).c_str());
     if (is_tensor(item)) return item_int(unwrap(item), op);
-    int overflow = 0;
-    nb::object index = nb::steal(PyNumber_Index(item.ptr()));
-    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-    EMBER_CHECK(overflow == 0, ValueError, "[", op, "] '", arg, "' value ",
-                nb::str(item).c_str(), " does not fit in int64");
-    return v;
+    bool overflow = false;
+    const std::optional<int64_t> v = index_value(item, &overflow);
+    EMBER_CHECK(!overflow, ValueError, "[", op, "] '", arg, "' value ", nb::str(item).c_str(),
+                " does not fit in int64");
+    EMBER_CHECK(v.has_value(), TypeError, "[", op, "] '", arg,
+                "' must be an int or a sequence of ints, got ", nb::type_name(item.type()).c_str());
+    return *v;
   };
   if (PyIndex_Check(h.ptr()) || (is_tensor(h) && unwrap(h).dim() == 0)) return {as_int(h)};
   EMBER_CHECK(PySequence_Check(h.ptr()) && !PyUnicode_Check(h.ptr()), TypeError, "[", op, "] '",

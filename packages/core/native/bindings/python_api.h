@@ -35,6 +35,12 @@ Tensor to_tensor(nb::handle h, const char* op, const char* arg = "input");
 Tensor to_optional_tensor(nb::handle h, const char* op, const char* arg);
 // Whether h is a Python number (bool, int or float, not a tensor).
 bool is_python_scalar(nb::handle h);
+// h as an int64 through Python's index protocol; nullopt when h refuses it (numpy arrays and
+// non-integer tensors pass PyIndex_Check but raise in __index__). Sets *overflow past int64.
+std::optional<int64_t> index_value(nb::handle h, bool* overflow);
+// Whether h's type converts to float (checked on the type: the class `int` has a __float__
+// attribute too, but calling float(int) fails).
+bool has_float_slot(nb::handle h);
 
 // dtype objects: ember.float32 etc. are the singletons of the `dtype` class.
 struct DType {

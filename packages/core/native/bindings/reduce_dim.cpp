@@ -25,7 +25,13 @@ bool as_keepdim(nb::handle h, const char* op) {
 int64_t as_dim(nb::handle h, const char* op) {
   EMBER_CHECK(!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()), TypeError, "[", op,
               "] argument 'dim' must be int, not ", nb::type_name(h.type()).c_str());
-  return nb::cast<int64_t>(h);
+  bool overflow = false;
+  const std::optional<int64_t> d = index_value(h, &overflow);
+  EMBER_CHECK(!overflow, ValueError, "[", op, "] dim ", nb::str(h).c_str(),
+              " does not fit in int64");
+  EMBER_CHECK(d.has_value(), TypeError, "[", op, "] argument 'dim' must be int, not ",
+              nb::type_name(h.type()).c_str());
+  return *d;
 }
 
 std::optional<int64_t> as_optional_dim(nb::handle h, const char* op) {
