@@ -404,3 +404,15 @@ def test_arrays_and_classes_are_not_numbers() -> None:
         ember.zeros(np.ones(3))
     assert float((x * np.float32(1.5)).sum()) == 9.0
     assert float((x + np.int64(2)).sum()) == 18.0
+
+
+def test_array_protocol_rejects_bad_dtype_and_copy_with_named_errors() -> None:
+    # numpy's own TypeError/ValueError escaped unnamed; copy=<tensor> raised 'std::bad_cast'.
+    x = ember.from_numpy(np.ones((2, 3), np.float32))
+    for bad in ("abc", {"a": 1}, x):
+        with pytest.raises(TypeError, match=r"^\[__array__\] invalid dtype"):
+            x.__array__(bad)
+    with pytest.raises(RuntimeError, match=r"^\[bool\]"):
+        x.__array__(copy=x)
+    copied = x.__array__("float64", copy=True)
+    assert copied.dtype == np.float64 and copied.sum() == 6.0

@@ -219,8 +219,20 @@ void init_numpy(nb::module_& m, TensorClass& cls) {
   }, nb::kw_only(), nb::arg("force") = false);
   cls.def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
     nb::object array = to_numpy(self);
-    if (!dtype.is_none()) array = array.attr("astype")(dtype, nb::arg("copy") = false);
-    if (!copy.is_none() && nb::cast<bool>(copy)) array = array.attr("copy")();
+    if (!dtype.is_none()) {
+      try {
+        array = array.attr("astype")(dtype, nb::arg("copy") = false);
+      } catch (nb::python_error& e) {
+        // numpy refused the dtype argument: say which op it was given to.
+        throw TypeError(str("[__array__] invalid dtype ", nb::repr(dtype).c_str(), ": ",
+                            nb::str(e.value()).c_str()));
+      }
+    }
+    if (!copy.is_none()) {
+      const int truth = PyObject_IsTrue(copy.ptr());
+      if (truth < 0) throw nb::python_error();
+      if (truth) array = array.attr("copy")();
+    }
     return array;
   }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none());
   m.def("tensor", [](nb::handle data, nb::handle dtype) {
