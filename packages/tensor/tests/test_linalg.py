@@ -532,6 +532,30 @@ def test_einsum_matches_numpy(equation, shapes, dtype) -> None:
     check(ember.einsum(equation, ops), np.asarray(expected), dtype)
 
 
+@st.composite
+def einsum_case(draw: st.DrawFn) -> tuple[str, list[tuple[int, ...]]]:
+    sizes = {c: draw(st.integers(0, 3)) for c in "abcde"}
+    terms = [
+        draw(st.lists(st.sampled_from("abcde"), max_size=3)) for _ in range(draw(st.integers(1, 3)))
+    ]
+    used = sorted({c for t in terms for c in t})
+    lhs = ",".join("".join(t) for t in terms)
+    shapes = [tuple(sizes[c] for c in t) for t in terms]
+    if draw(st.booleans()):
+        return lhs, shapes
+    out = draw(st.permutations(used))[: draw(st.integers(0, len(used)))]
+    return lhs + "->" + "".join(out), shapes
+
+
+@given(case=einsum_case(), kind=st.sampled_from(LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_einsum_random_equations(case, kind, seed) -> None:
+    equation, shapes = case
+    rng = np.random.default_rng(seed)
+    pairs = [make(rng, s, ember.float64, kind) for s in shapes]
+    expected = np.einsum(equation, *[x for _, x in pairs])
+    check(ember.einsum(equation, *[t for t, _ in pairs]), np.asarray(expected), ember.float64)
+
+
 def test_einsum_broadcasts_size_one_subscripts() -> None:
     a = np.arange(3.0).reshape(1, 3)
     b = np.arange(6.0).reshape(2, 3)

@@ -113,7 +113,9 @@ void init_linalg(nb::module_& m, TensorClass& cls) {
       seq = args[0];
     }
     std::vector<Tensor> operands;
-    for (nb::handle item : nb::iter(seq)) operands.push_back(tensor_arg(item, "einsum", "operands"));
+    for (nb::handle item : nb::iter(seq)) {
+      operands.push_back(tensor_arg(item, "einsum", "operands"));
+    }
     return wrap(einsum(nb::cast<std::string>(equation), operands));
   }, nb::arg("equation"), nb::arg("operands"));
 }

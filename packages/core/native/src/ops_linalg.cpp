@@ -25,6 +25,19 @@ Tensor permute_local(const Tensor& t, const std::vector<int64_t>& perm) {
 
 Tensor reshape_local(const Tensor& t, const Shape& shape) {
   if (shape == t.sizes()) return t;
+  // Only size-1 dims added or removed: a view (keeps transposed matrices BLAS-readable).
+  Shape t_dims, strides(shape.size(), 0);
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] != 1) t_dims.push_back(d);
+  }
+  size_t next = 0;
+  bool view = true;
+  for (size_t d = 0; view && d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    view = next < t_dims.size() && t.sizes()[t_dims[next]] == shape[d];
+    if (view) strides[d] = t.strides()[t_dims[next++]];
+  }
+  if (view && next == t_dims.size()) return t.as_strided(shape, strides, t.offset());
   const Tensor c = contiguous(t);
   return c.as_strided(shape, contiguous_strides(shape), c.offset());
 }
@@ -159,7 +172,8 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
   const bool b_shared = std::all_of(b_off.begin(), b_off.end(), [](int64_t o) { return o == 0; });
   if (count > 1 && b_shared) {
     // (batch..., m, k) @ (k, n): one tall GEMM beats many small ones.
-    if (const int64_t rs = folded_row_stride(a, batch); rs > 0) {
+    const int64_t rs = count * m <= 0x7fffffff ? folded_row_stride(a, batch) : 0;
+    if (rs > 0) {
       call_gemm<T>(false, lb.trans, count * m, n, k, alpha, a.data<T>(), rs, b.data<T>(), lb.ld,
                    beta, c.data<T>(), n);
       return;
