@@ -8,3 +8,4 @@ source ci/lib.sh
 step "ruff check" uv run ruff check .
 step "ruff format" uv run ruff format --check .
 step "mypy" uv run mypy -p ember
+step "stubs current" uv run python tools/gen_stubs.py --check

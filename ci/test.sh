@@ -10,7 +10,8 @@ total_start=$(date +%s)
 
 # Builds ember-core and installs every workspace distribution plus the dev group. `uv run` would do
 # this implicitly; doing it first keeps the native build time separate from lint and test times.
-step "build (uv sync)" uv sync
+step "build (uv sync --locked)" uv sync --locked
+step "dependency check (uv pip check)" uv pip check
 
 step "lint" bash ci/lint.sh
 

@@ -14,7 +14,12 @@ const char* stable_name(const std::string& name) {
   return names.emplace_back(name).c_str();
 }
 
-Tensor out_arg(nb::handle out, const char* op) { return to_optional_tensor(out, op, "out"); }
+// out= must be a tensor: to_optional_tensor alone would wrap `out=3` as a throwaway scalar.
+Tensor out_arg(nb::handle out, const char* op) {
+  EMBER_CHECK(out.is_none() || is_tensor(out), TypeError, "[", op,
+              "] argument 'out' must be a Tensor, not ", nb::type_name(out.type()).c_str());
+  return to_optional_tensor(out, op, "out");
+}
 
 void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool in_place) {
   m.def(name, [op, name](nb::handle input, nb::handle out) {
@@ -66,14 +71,22 @@ void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp o
   }, nb::arg("other"));
 }
 
+// NumPy scalars (np.float32(2), np.int64(3)) are numbers too; sequences and arrays are not.
+bool is_number_like(nb::handle h) {
+  if (nb::hasattr(h, "__len__")) return false;
+  return PyIndex_Check(h.ptr()) || nb::hasattr(h, "__float__");
+}
+
 // Operators: a non-number, non-tensor operand gives NotImplemented so Python can try the other
 // side (and `t == None` is False rather than an error).
 template <typename F>
 void def_operator(TensorClass& cls, const char* dunder, F f) {
   cls.def(dunder, [f](nb::handle self, nb::handle other) -> nb::object {
-    if (!is_tensor(other) && !is_python_scalar(other)) return nb::borrow(Py_NotImplemented);
+    if (!is_tensor(other) && !is_python_scalar(other) && !is_number_like(other)) {
+      return nb::borrow(Py_NotImplemented);
+    }
     return f(self, to_tensor(other, "operator", "other"));
-  });
+  }, nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
 }
 
 template <typename F>

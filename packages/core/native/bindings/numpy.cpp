@@ -117,15 +117,16 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
   any_element = true;
   PyObject* o = h.ptr();
   if (PyBool_Check(o)) return;
-  if (PyLong_Check(o) || PyIndex_Check(o)) {
-    kind = std::max(kind, Kind::Int);
-  } else if (is_tensor(h)) {
+  // Tensors first: they define __index__, so PyIndex_Check would call a float tensor an int.
+  if (is_tensor(h)) {
     const Tensor& t = unwrap(h);
     EMBER_CHECK(t.numel() == 1, ValueError,
                 "[tensor] only one-element tensors can be converted to Python scalars, got shape ",
                 t.sizes());
     if (is_floating(t.dtype())) kind = Kind::Float;
     else if (t.dtype() != ScalarType::Bool) kind = std::max(kind, Kind::Int);
+  } else if (PyLong_Check(o) || PyIndex_Check(o)) {
+    kind = std::max(kind, Kind::Int);
   } else if (PyFloat_Check(o) || nb::hasattr(h, "__float__")) {
     kind = Kind::Float;
   } else {

@@ -210,6 +210,10 @@ void TensorIterator::coalesce(const std::vector<int64_t>& perm) {
 void TensorIterator::build() {
   EMBER_CHECK(outputs_.size() + inputs_.size() <= kMaxOperands, RuntimeError, "[", op_,
               "] too many operands");
+  // Given outputs (out=, in-place self) may wrap read-only memory, e.g. a read-only NumPy array.
+  for (const Tensor& out : outputs_) {
+    if (out.defined()) out.check_writable(op_);
+  }
   compute_shape();
   compute_dtypes();
   const auto perm = compute_permutation();

@@ -1,4 +1,5 @@
 // copy_, dtype conversion, clone/contiguous, resize_ and fill_.
+#include <array>
 #include <cstring>
 
 #include "ember/errors.h"
@@ -24,11 +25,22 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
   config.cast_outputs = false;
   config.resize_outputs = false;
   TensorIterator iter("copy_", config);
-  iter.add_output(dst).add_input(src);
   // The source must broadcast to the destination, not the other way round.
   const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), "copy_");
   EMBER_CHECK(shape == dst.sizes(), RuntimeError, "[copy_] source of shape ", src.sizes(),
               " cannot be broadcast to the destination shape ", dst.sizes());
+  // The iterator takes its shape from the inputs: hand it the source expanded to dst's shape
+  // (stride 0 on broadcast dims), or fill_ and any smaller source fail.
+  Tensor expanded = src;
+  if (src.sizes() != dst.sizes()) {
+    const int64_t lead = dst.dim() - src.dim();
+    Shape strides(dst.dim(), 0);
+    for (int64_t i = 0; i < src.dim(); ++i) {
+      strides[lead + i] = src.sizes()[i] == 1 ? 0 : src.strides()[i];
+    }
+    expanded = src.as_strided(dst.sizes(), strides, src.offset());
+  }
+  iter.add_output(dst).add_input(expanded);
   iter.build();
   iter.for_each(cpu_kernels().cast[static_cast<int>(dst.dtype())][static_cast<int>(src.dtype())]);
   dst.bump_version();
@@ -37,6 +49,15 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
 
 Tensor to_dtype(const Tensor& t, ScalarType dtype, bool copy) {
   if (t.dtype() == dtype && !copy) return t;
+  if (t.dim() == 0) {
+    // Python scalars take this path on almost every op: skip the iterator.
+    Tensor out = Tensor::empty({}, dtype);
+    cpu_kernels().cast[static_cast<int>(dtype)][static_cast<int>(t.dtype())](
+        std::array<char*, 2>{out.data_bytes(), t.data_bytes()}.data(),
+        std::array<int64_t, 2>{0, 0}.data(), 1, nullptr);
+    out.impl().wrapped_number = t.is_wrapped_number();
+    return out;
+  }
   IterConfig config;
   config.has_compute_dtype = true;
   config.compute_dtype = dtype;

@@ -86,6 +86,11 @@ Tensor unary(UnaryOp op, const Tensor& x, const Tensor& out, const OpParams& p, 
                 "[neg] negation, the `-` operator, on a bool tensor is not supported; use `~` "
                 "or logical_not() to invert a mask");
   }
+  // torch has no integer frac (it is always 0) and no `+bool`.
+  EMBER_CHECK(op != UnaryOp::Frac || is_floating(x.dtype()), TypeError,
+              "[frac] not supported for dtype ", dtype_name(x.dtype()));
+  EMBER_CHECK(op != UnaryOp::Identity || x.dtype() != ScalarType::Bool, TypeError,
+              "[positive] the `+` operator on a bool tensor is not supported");
   IterConfig config;
   config.promote_int_to_float = is_float_only(op);
   TensorIterator iter(name, in_place_config(config, in_place));
@@ -116,6 +121,10 @@ Tensor predicate(PredicateOp op, const Tensor& x, const Tensor& out) {
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out,
               const OpParams& p, bool in_place) {
   const char* name = op_name(op);
+  if (op == BinaryOp::Hypot) {  // torch's hypot has floating kernels only
+    const ScalarType dt = result_type({a, b});
+    EMBER_CHECK(is_floating(dt), TypeError, "[hypot] not supported for dtype ", dtype_name(dt));
+  }
   IterConfig config;
   config.promote_int_to_float = is_float_only(op);
   TensorIterator iter(name, in_place_config(config, in_place));
@@ -183,6 +192,9 @@ Tensor sub(const Tensor& a, const Tensor& b, const Tensor& alpha, const Tensor& 
   EMBER_CHECK(result_type({a, b}) != ScalarType::Bool, TypeError,
               "[sub] subtraction, the `-` operator, with two bool tensors is not supported; use "
               "`^` or logical_xor() instead");
+  EMBER_CHECK(a.dtype() != ScalarType::Bool && b.dtype() != ScalarType::Bool, TypeError,
+              "[sub] subtraction, the `-` operator, with a bool tensor is not supported; use `~` "
+              "or logical_not() to invert a mask");
   return add_scaled("sub", a, b, alpha, true, out, in_place);
 }
 
@@ -289,6 +301,13 @@ Tensor round(const Tensor& x, int64_t decimals, const Tensor& out, bool in_place
 
 Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
                   std::optional<double> neginf, const Tensor& out, bool in_place) {
+  // Integers have no nan or inf: torch returns the values unchanged.
+  if (!is_floating(x.dtype())) {
+    if (in_place) return x;
+    if (!out.defined()) return clone(x);
+    if (out.sizes() != x.sizes()) resize_(out, x.sizes());
+    return copy_(out, x);
+  }
   double hi = 0, lo = 0;
   visit_dtype(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

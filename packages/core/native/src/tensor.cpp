@@ -104,6 +104,7 @@ int64_t Tensor::numel() const {
 }
 
 bool Tensor::is_contiguous() const {
+  if (numel() == 0) return true;  // as torch: strides of an empty tensor do not matter
   int64_t expected = 1;
   for (int64_t i = dim() - 1; i >= 0; --i) {
     const int64_t s = impl_->sizes[i];

@@ -4,6 +4,7 @@
 ...) join this package's namespace when installed.
 """
 
+# ruff: noqa: E402, F401 - the imports below follow the namespace setup on purpose
 from __future__ import annotations
 
 import pkgutil
@@ -12,11 +13,29 @@ import sys
 # Other ember distributions install portions of this package (ember/nn, ember/utils/data, ...).
 __path__ = pkgutil.extend_path(__path__, __name__)
 
-import ember_core._C as _C  # noqa: E402
+import ember_core._C as _C
 
 sys.modules[__name__ + "._C"] = _C
 
-from ember._tensor import Size, Tensor  # noqa: E402
-from ember._C import *  # noqa: E402,F403
+from ember._C import *  # noqa: F403
+from ember._device import device
+from ember._dtype import (
+    double,
+    finfo,
+    float,
+    half,
+    iinfo,
+    int,
+    is_floating_point,
+    is_nonzero,
+    is_tensor,
+    long,
+    numel,
+    short,
+)
+from ember._tensor import Size, Tensor
+from ember._tensor_str import get_printoptions, printoptions, set_printoptions
+
+from ember import cuda, version  # isort: skip
 
 __version__ = "0.1.0"

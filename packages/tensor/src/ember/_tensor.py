@@ -2,7 +2,37 @@
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from ember_core import _C
+
+from ember._device import DeviceLike, _as_device, _check_cpu, device
+from ember._tensor_str import tensor_repr
+
+_CPU = device("cpu")
+
+# Factories another part of ember may or may not provide yet: new_zeros & co. exist only when
+# their factory does.
+_FACTORIES: dict[str, Callable[..., Any]] = {
+    name: getattr(_C, name) for name in ("zeros", "ones", "full", "empty") if hasattr(_C, name)
+}
+
+# t.type() names, as torch spells them ("torch.FloatTensor" -> "ember.FloatTensor").
+_TYPE_NAMES = {
+    _C.bool: "BoolTensor",
+    _C.uint8: "ByteTensor",
+    _C.int8: "CharTensor",
+    _C.int16: "ShortTensor",
+    _C.int32: "IntTensor",
+    _C.int64: "LongTensor",
+    _C.float16: "HalfTensor",
+    _C.bfloat16: "BFloat16Tensor",
+    _C.float32: "FloatTensor",
+    _C.float64: "DoubleTensor",
+}
+_DTYPE_OF_TYPE_NAME = {f"ember.{name}": dt for dt, name in _TYPE_NAMES.items()}
 
 
 class Size(tuple[int, ...]):
@@ -20,10 +50,253 @@ class Size(tuple[int, ...]):
         return n
 
 
+def _is_dtype_like(value: object) -> bool:
+    return isinstance(value, _C.dtype) or value in (float, int, bool)
+
+
+def _no_grad(requires_grad: bool, op: str) -> None:
+    if requires_grad:
+        raise RuntimeError(
+            f"[{op}] requires_grad=True needs automatic differentiation: install the "
+            "ember-autograd distribution (pip install ember-autograd)"
+        )
+
+
 class Tensor(_C.TensorBase):
-    """A multi-dimensional array of one dtype: a strided view over shared storage."""
+    """A multi-dimensional array of one dtype: a strided view over shared storage.
+
+    Example:
+        >>> ember.tensor([[1.0, 2.0], [3.0, 4.0]]).shape
+        ember.Size([2, 2])
+    """
 
     __slots__ = ()
+    # numpy defers `ndarray + tensor` to Tensor.__radd__ (the result stays a tensor).
+    __array_priority__ = 1000
+
+    def __repr__(self) -> str:
+        return tensor_repr(self, type(self) is Tensor)
+
+    __str__ = __repr__
+
+    def __format__(self, format_spec: str) -> str:
+        # As torch: a 0-d tensor formats like its Python value (f"{t:.2f}").
+        if self.dim() == 0 and type(self) is Tensor:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
+
+    @property
+    def device(self) -> device:
+        """The device holding the tensor's memory (always ``cpu`` in this build)."""
+        return _CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        """Whether the tensor lives in CPU memory."""
+        return True
+
+    @property
+    def is_cuda(self) -> bool:
+        """Whether the tensor lives on a CUDA device."""
+        return False
+
+    def cpu(self) -> Tensor:
+        """The tensor on the CPU: ``self``, since ember tensors already live there."""
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Converts dtype and/or device: ``to(dtype)``, ``to(device, dtype)``, ``to(other)``.
+
+        Returns ``self`` when nothing changes, unless ``copy=True``.
+
+        Example:
+            >>> ember.tensor([1, 2]).to(ember.float64)
+            tensor([1., 2.], dtype=ember.float64)
+        """
+        dtype, dev, copy = _parse_to_args(args, kwargs)
+        if dev is not None:
+            _check_cpu(dev, "to")
+        native: Any = self  # the stub types native results as `object`
+        if dtype is None:
+            return native.clone() if copy else self
+        result: Tensor = native._to_dtype(dtype, copy)
+        return result
+
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """The type name (``'ember.FloatTensor'``) or, given a dtype or type name, a conversion.
+
+        Example:
+            >>> ember.tensor([1.0]).type()
+            'ember.FloatTensor'
+        """
+        current: Any = self.dtype
+        if dtype is None:
+            return "ember." + _TYPE_NAMES[current]
+        if isinstance(dtype, str):
+            if dtype not in _DTYPE_OF_TYPE_NAME:
+                raise ValueError(
+                    f"[type] invalid type: {dtype!r}; expected a name such as 'ember.FloatTensor'"
+                )
+            dtype = _DTYPE_OF_TYPE_NAME[dtype]
+        if not isinstance(dtype, _C.dtype):
+            raise TypeError(f"[type] expected an ember dtype or a type name, got {dtype!r}")
+        return self if dtype == self.dtype else self._to_dtype(dtype, False)
+
+    def new_tensor(
+        self,
+        data: Any,
+        *,
+        dtype: Any = None,
+        device: DeviceLike | None = None,
+        requires_grad: bool = False,
+    ) -> Tensor:
+        """A new tensor holding a copy of ``data``, with this tensor's dtype by default."""
+        _check_new_args(device, requires_grad, "new_tensor")
+        make: Any = _C.tensor
+        result: Tensor = make(data, dtype=self.dtype if dtype is None else dtype)
+        return result
+
+    def new_zeros(self, *size: Any, **kwargs: Any) -> Tensor:
+        """A zero-filled tensor of ``size`` with this tensor's dtype by default."""
+        return self._new("zeros", size, (), kwargs)
+
+    def new_ones(self, *size: Any, **kwargs: Any) -> Tensor:
+        """A one-filled tensor of ``size`` with this tensor's dtype by default."""
+        return self._new("ones", size, (), kwargs)
+
+    def new_empty(self, *size: Any, **kwargs: Any) -> Tensor:
+        """An uninitialized tensor of ``size`` with this tensor's dtype by default."""
+        return self._new("empty", size, (), kwargs)
+
+    def new_full(self, size: Any, fill_value: Any, **kwargs: Any) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, with this tensor's dtype by default."""
+        return self._new("full", (size,), (fill_value,), kwargs)
+
+    def _new(
+        self, factory: str, size: tuple[Any, ...], extra: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Tensor:
+        op = f"new_{factory}"
+        if factory not in _FACTORIES:
+            raise NotImplementedError(f"[{op}] needs ember.{factory}, which this build lacks")
+        unknown = set(kwargs) - {"dtype", "device", "requires_grad", "layout", "pin_memory"}
+        if unknown:
+            raise TypeError(f"[{op}] unexpected keyword argument(s): {', '.join(sorted(unknown))}")
+        _check_new_args(kwargs.get("device"), bool(kwargs.get("requires_grad", False)), op)
+        dtype = kwargs.get("dtype")
+        result: Tensor = _FACTORIES[factory](
+            *size, *extra, dtype=self.dtype if dtype is None else dtype
+        )
+        return result
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.dim() == 0:
+            raise TypeError("[iter] iteration over a 0-d tensor")
+        native: Any = self  # unbind/indexing come from another part of ember
+        if hasattr(_C.TensorBase, "unbind"):
+            return iter(native.unbind(0))
+        if hasattr(_C.TensorBase, "__getitem__"):
+            return (native[i] for i in range(len(self)))
+        raise NotImplementedError("[iter] iterating needs Tensor.unbind or indexing (not built)")
+
+    def __reversed__(self) -> Tensor:
+        if self.dim() == 0:
+            return self
+        if not hasattr(_C.TensorBase, "flip"):
+            raise NotImplementedError("[reversed] needs Tensor.flip, which this build lacks")
+        native: Any = self
+        result: Tensor = native.flip(0)
+        return result
+
+    def __contains__(self, element: object) -> bool:
+        if isinstance(element, (_C.TensorBase, numbers.Number)):
+            matches: Any = self == element
+            return bool(matches.any().item())
+        raise RuntimeError(
+            "[contains] Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+            f"{type(element)}."
+        )
+
+
+def _numpy_operand(other: Any) -> Any:
+    """A numpy array as a tensor, a numpy scalar as a Python number; None for anything else."""
+    module = type(other).__module__
+    if not module.startswith("numpy"):
+        return None
+    if hasattr(other, "__array_interface__") and hasattr(other, "shape") and other.shape != ():
+        return _C.from_numpy(other)
+    if hasattr(other, "item"):
+        return other.item()
+    return None
+
+
+def _reflected(name: str) -> Callable[[Tensor, Any], Any]:
+    # NOTE: only the reflected operators get this Python layer (numpy operands reach them after
+    # numpy defers, thanks to __array_priority__); `tensor + x` stays entirely native.
+    native = getattr(_C.TensorBase, name)
+
+    def op(self: Tensor, other: Any) -> Any:
+        result = native(self, other)
+        if result is NotImplemented:
+            converted = _numpy_operand(other)
+            if converted is not None:
+                return native(self, converted)
+        return result
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+for _name in (
+    "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__",
+    "__rand__", "__ror__", "__rxor__", "__rlshift__", "__rrshift__",
+):  # fmt: skip
+    setattr(Tensor, _name, _reflected(_name))
+
+
+def _check_new_args(dev: DeviceLike | None, requires_grad: bool, op: str) -> None:
+    if dev is not None:
+        _check_cpu(_as_device(dev, op), op)
+    _no_grad(requires_grad, op)
+
+
+def _parse_to_args(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, device | None, bool]:
+    """Parses Tensor.to's overloads into (dtype or None, device or None, copy)."""
+    dtype: Any = None
+    dev: device | None = None
+    rest = list(args)
+    if rest and isinstance(rest[0], _C.TensorBase):
+        other = rest.pop(0)
+        dtype, dev = other.dtype, _CPU
+    elif rest and _is_dtype_like(rest[0]):
+        dtype = rest.pop(0)
+    elif rest and isinstance(rest[0], (device, str, int)) and not isinstance(rest[0], bool):
+        dev = _as_device(rest.pop(0), "to")
+        if rest and _is_dtype_like(rest[0]):
+            dtype = rest.pop(0)
+    elif rest and rest[0] is not None:
+        raise TypeError(f"[to] expected a dtype, device or Tensor, got {rest[0]!r}")
+    elif rest:
+        rest.pop(0)
+    if len(rest) > 2:
+        raise TypeError(f"[to] too many positional arguments ({len(args)})")
+    options = dict(zip(("non_blocking", "copy"), rest, strict=False))
+    for key, value in kwargs.items():
+        if key not in ("dtype", "device", "non_blocking", "copy", "memory_format"):
+            raise TypeError(f"[to] unexpected keyword argument {key!r}")
+        if key in options:
+            raise TypeError(f"[to] got multiple values for argument {key!r}")
+        options[key] = value
+    if options.get("dtype") is not None:
+        if dtype is not None:
+            raise TypeError("[to] dtype given twice")
+        dtype = options["dtype"]
+    if options.get("device") is not None:
+        dev = _as_device(options["device"], "to")
+    if dtype is not None and not _is_dtype_like(dtype):
+        raise TypeError(f"[to] expected an ember dtype, got {dtype!r}")
+    return dtype, dev, bool(options.get("copy", False))
 
 
 _C._set_tensor_class(Tensor)

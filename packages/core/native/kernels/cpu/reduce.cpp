@@ -10,9 +10,11 @@
 namespace ember::cpu::EMBER_ISA_NS {
 namespace {
 
+// Independent partial sums per block: enough to fill several vector registers, so the adds
+// are not serialized on one register's latency.
 template <typename T>
 constexpr int lanes() {
-  return sizeof(T) >= 8 ? 8 : 16;
+  return sizeof(T) >= 8 ? 32 : 64;
 }
 
 struct SumReduce {
@@ -25,7 +27,7 @@ struct SumReduce {
   template <typename T>
   static T pairwise(const T* x, int64_t n) {
     constexpr int L = lanes<T>();
-    if (n <= 32 * L) {
+    if (n <= 8 * L) {
       T acc[L] = {};
       int64_t i = 0;
       for (; i + L <= n; i += L)

@@ -1,0 +1,398 @@
+// Reductions along dims that need more than an accumulator (indices, statistics, norms) and
+// scans. Each runs as a "row" loop through the TensorIterator (reduce_dim_loops.h): the iterator
+// splits output positions across threads, the loop walks each position's reduced run.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ember/errors.h"
+#include "ember/iterator.h"
+#include "ember/ops.h"
+#include "reduce_dim_loops.h"
+
+namespace ember {
+namespace {
+
+using rows::RowParams;
+
+std::vector<bool> reduced_mask(const Tensor& x, const Dims& dims, const char* op) {
+  const int64_t ndim = x.dim();
+  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, ndim, op);
+    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
+                " appears multiple times in the list of dims");
+    mask[w] = true;
+  }
+  mask.resize(ndim);
+  return mask;
+}
+
+// The input seen as rows: `input` has the kept dims only; each of its positions owns a run of
+// `len` elements `stride` apart.
+struct Rows {
+  Tensor input;
+  int64_t len = 1;
+  int64_t stride = 1;  // elements
+};
+
+// Reduced dims that do not merge into one strided run are gathered by a contiguous copy.
+// `logical_order` keeps the run in row-major order (for flattened indices).
+Rows make_rows(const Tensor& x, const std::vector<bool>& mask, bool logical_order) {
+  Shape kept_sizes, kept_strides;
+  std::vector<int64_t> reduced;
+  int64_t len = 1;
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    if (!mask[d]) {
+      kept_sizes.push_back(x.sizes()[d]);
+      kept_strides.push_back(x.strides()[d]);
+      continue;
+    }
+    len *= x.sizes()[d];
+    if (x.sizes()[d] != 1) reduced.push_back(d);
+  }
+  Rows r;
+  r.len = len;
+  if (reduced.size() == 1) r.stride = x.strides()[reduced[0]];
+  if (reduced.size() <= 1 || len == 0) {
+    r.input = x.as_strided(kept_sizes, kept_strides, x.offset());
+    return r;
+  }
+  std::vector<int64_t> order = reduced;
+  if (!logical_order) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return x.strides()[a] > x.strides()[b]; });
+  }
+  bool merges = true;
+  for (size_t j = 0; j + 1 < order.size(); ++j) {
+    merges &= x.strides()[order[j]] == x.strides()[order[j + 1]] * x.sizes()[order[j + 1]];
+  }
+  if (merges) {
+    r.stride = x.strides()[order.back()];
+    r.input = x.as_strided(kept_sizes, kept_strides, x.offset());
+    return r;
+  }
+  // Gather: a copy laid out as (kept dims..., reduced dims...), reduced dims innermost.
+  Shape sizes = kept_sizes, strides = kept_strides;
+  for (int64_t d : reduced) {
+    sizes.push_back(x.sizes()[d]);
+    strides.push_back(x.strides()[d]);
+  }
+  const Tensor gathered = contiguous(x.as_strided(sizes, strides, x.offset()));
+  const Shape& g = gathered.strides();
+  r.input = gathered.as_strided(kept_sizes, Shape(g.begin(), g.begin() + kept_sizes.size()),
+                                gathered.offset());
+  r.stride = 1;
+  return r;
+}
+
+// Runs `loop` with outputs `outs` (shaped like rows.input) over every position.
+void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs, Loop1d loop,
+              RowParams params) {
+  IterConfig config;
+  config.has_compute_dtype = true;
+  config.compute_dtype = rows.input.dtype();
+  config.cast_inputs = false;
+  config.cast_outputs = false;
+  config.resize_outputs = false;
+  TensorIterator iter(op, config);
+  for (const Tensor& out : outs) iter.add_output(out);
+  iter.add_input(rows.input);
+  iter.build();
+  params.len = rows.len;
+  params.in_stride = rows.stride * rows.input.element_size();
+  // Each position costs `len` steps: keep about kParallelGrain steps per thread chunk.
+  iter.for_each(loop, &params, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rows.len, 1)));
+}
+
+// The output shaped as with keepdim=True (reduced dims as size 1); `t` is contiguous.
+Tensor keep_dims(const Tensor& t, const std::vector<bool>& mask) {
+  Shape sizes;
+  size_t k = 0;
+  for (bool reduced : mask) sizes.push_back(reduced ? 1 : t.sizes()[k++]);
+  return t.as_strided(sizes, contiguous_strides(sizes), t.offset());
+}
+
+Tensor maybe_keep(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
+  return keepdim ? keep_dims(t, mask) : t;
+}
+
+// torch's out= for results whose dtype out must match exactly (indices, scans with dtype=).
+void check_out_dtype(const Tensor& out, ScalarType expected, const char* op) {
+  EMBER_CHECK(out.dtype() == expected, RuntimeError, "[", op,
+              "] expected out tensor to have dtype ", dtype_name(expected), ", but got ",
+              dtype_name(out.dtype()), " instead");
+}
+
+// Copies `result` into `out` (resized like torch's out=) when given; else returns `result`.
+Tensor deliver(const Tensor& result, const Tensor& out, const char* op) {
+  if (!out.defined()) return result;
+  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[", op, "] result type ",
+              dtype_name(result.dtype()), " can't be cast to the desired output type ",
+              dtype_name(out.dtype()));
+  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
+  copy_(out, result);
+  return out;
+}
+
+template <template <typename> class Op>
+Loop1d reduce_loop_for(ScalarType t) {
+  return visit_dtype(t, [](auto tag) -> Loop1d {
+    using T = typename decltype(tag)::type;
+    return &rows::reduce_loop<T, Op<T>>;
+  });
+}
+
+// Loops for float-only ops; other dtypes never reach them (the front-ends check first).
+template <template <typename> class Op>
+Loop1d float_loop(ScalarType t) {
+  return visit_dtype(t, [](auto tag) -> Loop1d {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<compute_t<T>>) return &rows::reduce_loop<T, Op<T>>;
+    else return nullptr;
+  });
+}
+
+template <bool kMax, bool kValues>
+struct Extreme {
+  template <typename T>
+  using Op = rows::ExtremeOp<T, kMax, kValues>;
+};
+
+// max/min (values, indices) or argmax/argmin (indices) along one dim.
+std::pair<Tensor, Tensor> extreme_dim(const char* op, bool is_max, bool values, const Tensor& x,
+                                      int64_t dim, bool keepdim) {
+  const int64_t d = wrap_dim(dim, x.dim(), op);
+  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op,
+              "] Expected reduction dim ", d, " to have non-zero size (input shape ", x.sizes(),
+              ")");
+  std::vector<bool> mask(x.dim(), false);
+  if (x.dim() > 0) mask[d] = true;
+  const Rows rows = make_rows(x, mask, true);
+  Tensor vals = Tensor::empty(rows.input.sizes(), x.dtype());
+  Tensor idx = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
+  Loop1d loop = nullptr;
+  if (values) {
+    loop = is_max ? reduce_loop_for<Extreme<true, true>::Op>(x.dtype())
+                  : reduce_loop_for<Extreme<false, true>::Op>(x.dtype());
+    run_rows(op, rows, {vals, idx}, loop, {});
+  } else {
+    loop = is_max ? reduce_loop_for<Extreme<true, false>::Op>(x.dtype())
+                  : reduce_loop_for<Extreme<false, false>::Op>(x.dtype());
+    run_rows(op, rows, {idx}, loop, {});
+  }
+  return {maybe_keep(vals, mask, keepdim), maybe_keep(idx, mask, keepdim)};
+}
+
+Tensor arg_extreme(const char* op, bool is_max, const Tensor& x, std::optional<int64_t> dim,
+                   bool keepdim) {
+  EMBER_CHECK(x.dtype() != ScalarType::Bool, RuntimeError, "[", op,
+              "] does not support bool input");
+  if (dim) return extreme_dim(op, is_max, false, x, *dim, keepdim).second;
+  EMBER_CHECK(x.numel() != 0, IndexError, "[", op,
+              "] Expected reduction dim to be specified for input.numel() == 0 (input shape ",
+              x.sizes(), ")");
+  // Over the flattened tensor: the index is the row-major position.
+  const std::vector<bool> mask(x.dim(), true);
+  const Rows rows = make_rows(x, mask, true);
+  Tensor idx = Tensor::empty({}, ScalarType::Int64);
+  const Loop1d loop = is_max ? reduce_loop_for<Extreme<true, false>::Op>(x.dtype())
+                             : reduce_loop_for<Extreme<false, false>::Op>(x.dtype());
+  run_rows(op, rows, {idx}, loop, {});
+  return maybe_keep(idx, mask, keepdim);
+}
+
+template <int kMode>
+struct Var {
+  template <typename T>
+  using Op = rows::VarOp<T, kMode>;
+};
+
+// var/std (mode 0/1) and var_mean/std_mean (2/3): returns (statistic, mean or undefined).
+std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, const Dims& dims,
+                                   double correction, bool keepdim) {
+  EMBER_CHECK(is_floating(x.dtype()), RuntimeError, "[", op,
+              "] std and var only support floating point dtypes, got ", dtype_name(x.dtype()));
+  const auto mask = reduced_mask(x, dims, op);
+  const Rows rows = make_rows(x, mask, false);
+  Tensor stat = Tensor::empty(rows.input.sizes(), x.dtype());
+  Tensor mean = mode >= 2 ? Tensor::empty(rows.input.sizes(), x.dtype()) : Tensor();
+  RowParams params;
+  params.p = correction;
+  const Loop1d loop = visit_dtype(x.dtype(), [mode](auto tag) -> Loop1d {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_floating_point_v<compute_t<T>>) return nullptr;
+    else switch (mode) {
+      case 0: return &rows::reduce_loop<T, rows::VarOp<T, 0>>;
+      case 1: return &rows::reduce_loop<T, rows::VarOp<T, 1>>;
+      case 2: return &rows::reduce_loop<T, rows::VarOp<T, 2>>;
+      default: return &rows::reduce_loop<T, rows::VarOp<T, 3>>;
+    }
+  });
+  if (mode >= 2) run_rows(op, rows, {stat, mean}, loop, params);
+  else run_rows(op, rows, {stat}, loop, params);
+  return {maybe_keep(stat, mask, keepdim), mean.defined() ? maybe_keep(mean, mask, keepdim) : mean};
+}
+
+template <bool kProd>
+Tensor scan(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarType> dtype,
+            const Tensor& out) {
+  const int64_t d = wrap_dim(dim, x.dim(), op);
+  // torch: dtype= (else out's dtype, else int64 for integers) is the dtype the scan runs in.
+  ScalarType result = is_integral(x.dtype(), true) ? ScalarType::Int64 : x.dtype();
+  if (out.defined()) {
+    if (dtype) check_out_dtype(out, *dtype, op);
+    result = out.dtype();
+  }
+  if (dtype) result = *dtype;
+  const Tensor input = to_dtype(x, result);
+  Tensor y = Tensor::empty(x.sizes(), result);
+  if (x.numel() > 0) {
+    std::vector<bool> mask(x.dim(), false);
+    if (x.dim() > 0) mask[d] = true;
+    const Rows rows = make_rows(input, mask, true);
+    const Rows out_rows = make_rows(y, mask, true);
+    RowParams params;
+    params.out_stride = out_rows.stride * y.element_size();
+    const Loop1d loop = visit_dtype(result, [](auto tag) -> Loop1d {
+      using T = typename decltype(tag)::type;
+      return &rows::scan_loop<T, kProd>;
+    });
+    IterConfig config;
+    config.has_compute_dtype = true;
+    config.compute_dtype = result;
+    config.cast_inputs = false;
+    config.cast_outputs = false;
+    config.resize_outputs = false;
+    TensorIterator iter(op, config);
+    iter.add_output(out_rows.input).add_input(rows.input);
+    iter.build();
+    params.len = rows.len;
+    params.in_stride = rows.stride * input.element_size();
+    iter.for_each(loop, &params, std::max<int64_t>(1, kParallelGrain / rows.len));
+  }
+  return deliver(y, out, op);
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> max_dim(const Tensor& x, int64_t dim, bool keepdim) {
+  return extreme_dim("max", true, true, x, dim, keepdim);
+}
+
+std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim) {
+  return extreme_dim("min", false, true, x, dim, keepdim);
+}
+
+void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max,
+                     const Tensor& values, const Tensor& indices) {
+  const char* op = is_max ? "max" : "min";
+  check_out_dtype(values, x.dtype(), op);
+  check_out_dtype(indices, ScalarType::Int64, op);
+  const auto r = extreme_dim(op, is_max, true, x, dim, keepdim);
+  deliver(r.first, values, op);
+  deliver(r.second, indices, op);
+}
+
+Tensor max_all(const Tensor& x, bool is_max, const Tensor& out) {
+  const char* op = is_max ? "max" : "min";
+  EMBER_CHECK(x.numel() != 0, RuntimeError, "[", op,
+              "] Expected reduction dim to be specified for input.numel() == 0 (input shape ",
+              x.sizes(), "). Specify the reduction dim with the 'dim' argument.");
+  return is_max ? amax(x, {}, false, out) : amin(x, {}, false, out);
+}
+
+Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
+  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmax");
+  return deliver(arg_extreme("argmax", true, x, dim, keepdim), out, "argmax");
+}
+
+Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
+  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmin");
+  return deliver(arg_extreme("argmin", false, x, dim, keepdim), out, "argmin");
+}
+
+Tensor var(const Tensor& x, const Dims& dims, double correction, bool keepdim,
+           const Tensor& out) {
+  return deliver(var_like("var", 0, x, dims, correction, keepdim).first, out, "var");
+}
+
+Tensor std(const Tensor& x, const Dims& dims, double correction, bool keepdim,
+           const Tensor& out) {
+  return deliver(var_like("std", 1, x, dims, correction, keepdim).first, out, "std");
+}
+
+std::pair<Tensor, Tensor> var_mean(const Tensor& x, const Dims& dims, double correction,
+                                   bool keepdim) {
+  return var_like("var_mean", 2, x, dims, correction, keepdim);
+}
+
+std::pair<Tensor, Tensor> std_mean(const Tensor& x, const Dims& dims, double correction,
+                                   bool keepdim) {
+  return var_like("std_mean", 3, x, dims, correction, keepdim);
+}
+
+Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tensor& out_arg) {
+  // Integers are promoted to the default float dtype, like torch.
+  const Tensor x = is_floating(x_in.dtype()) ? x_in : to_dtype(x_in, default_dtype());
+  const auto mask = reduced_mask(x, dims, "logsumexp");
+  const Rows rows = make_rows(x, mask, false);
+  Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
+  run_rows("logsumexp", rows, {out}, float_loop<rows::LogSumExpOp>(x.dtype()), {});
+  return deliver(maybe_keep(out, mask, keepdim), out_arg, "logsumexp");
+}
+
+Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
+            std::optional<ScalarType> dtype, const Tensor& out_arg) {
+  EMBER_CHECK(is_floating(x_in.dtype()), RuntimeError,
+              "[norm] expected a floating point tensor as input, got ", dtype_name(x_in.dtype()));
+  if (dtype) {
+    EMBER_CHECK(is_floating(*dtype), RuntimeError,
+                "[norm] dtype should be floating point, but got ", dtype_name(*dtype));
+    EMBER_CHECK(promote_types(x_in.dtype(), *dtype) == *dtype, RuntimeError,
+                "[norm] the dtype of the input (", dtype_name(x_in.dtype()),
+                ") should be convertible without narrowing to the specified dtype (",
+                dtype_name(*dtype), ")");
+  }
+  const Tensor x = dtype ? to_dtype(x_in, *dtype) : x_in;
+  const auto mask = reduced_mask(x, dims, "norm");
+  const Rows rows = make_rows(x, mask, false);
+  Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
+  // max/min norms and negative orders have no identity on an empty run.
+  EMBER_CHECK(!(rows.len == 0 && out.numel() > 0 && (p < 0 || std::isinf(p))), RuntimeError,
+              "[norm] cannot compute the ", p, " norm on an empty reduction (input shape ",
+              x.sizes(), ") because the operation does not have an identity");
+  RowParams params;
+  params.p = p;
+  using rows::NormKind;
+  const Loop1d loop = visit_dtype(x.dtype(), [p](auto tag) -> Loop1d {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_floating_point_v<compute_t<T>>) return nullptr;
+    else if (p == 2) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Two>>;
+    else if (p == 1) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::One>>;
+    else if (p == 0) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Zero>>;
+    else if (std::isinf(p) && p > 0) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Inf>>;
+    else if (std::isinf(p)) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::NegInf>>;
+    else return &rows::general_norm_loop<T>;
+  });
+  run_rows("norm", rows, {out}, loop, params);
+  return deliver(maybe_keep(out, mask, keepdim), out_arg, "norm");
+}
+
+Tensor count_nonzero(const Tensor& x, const Dims& dims) {
+  const auto mask = reduced_mask(x, dims, "count_nonzero");
+  const Rows rows = make_rows(x, mask, false);
+  Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
+  run_rows("count_nonzero", rows, {out}, reduce_loop_for<rows::CountNonzeroOp>(x.dtype()), {});
+  return out;
+}
+
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype, const Tensor& out) {
+  return scan<false>("cumsum", x, dim, dtype, out);
+}
+
+Tensor cumprod(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype, const Tensor& out) {
+  return scan<true>("cumprod", x, dim, dtype, out);
+}
+
+}  // namespace ember

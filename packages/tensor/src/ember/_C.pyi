@@ -1,0 +1,1 @@
+from ember_core._C import *  # noqa: F403
