@@ -89,10 +89,10 @@ Tensor contract(const Tensor& left_in, const Tensor& right_in, const std::vector
     for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
     return out;
   };
-  const Tensor l3 = detail::reshape_local(
-      detail::permute_local(left, concat({&batch, &lo, &summed, &ro, &rest})), {nb, nl, ns});
-  const Tensor r3 = detail::reshape_local(
-      detail::permute_local(right, concat({&batch, &summed, &ro, &lo, &rest})), {nb, ns, nr});
+  const Tensor l3 =
+      reshape(permute(left, concat({&batch, &lo, &summed, &ro, &rest})), {nb, nl, ns});
+  const Tensor r3 =
+      reshape(permute(right, concat({&batch, &summed, &ro, &lo, &rest})), {nb, ns, nr});
   const Tensor prod = bmm(l3, r3);
   // Back to the canonical dims: the product is contiguous over (batch, lo, ro).
   Shape sizes(nd, 1), strides(nd, 0);

@@ -12,38 +12,6 @@
 
 namespace ember {
 
-namespace detail {
-
-Tensor permute_local(const Tensor& t, const std::vector<int64_t>& perm) {
-  Shape sizes(perm.size()), strides(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) {
-    sizes[i] = t.sizes()[perm[i]];
-    strides[i] = t.strides()[perm[i]];
-  }
-  return t.as_strided(sizes, strides, t.offset());
-}
-
-Tensor reshape_local(const Tensor& t, const Shape& shape) {
-  if (shape == t.sizes()) return t;
-  // Only size-1 dims added or removed: a view (keeps transposed matrices BLAS-readable).
-  Shape t_dims, strides(shape.size(), 0);
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    if (t.sizes()[d] != 1) t_dims.push_back(d);
-  }
-  size_t next = 0;
-  bool view = true;
-  for (size_t d = 0; view && d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    view = next < t_dims.size() && t.sizes()[t_dims[next]] == shape[d];
-    if (view) strides[d] = t.strides()[t_dims[next++]];
-  }
-  if (view && next == t_dims.size()) return t.as_strided(shape, strides, t.offset());
-  const Tensor c = contiguous(t);
-  return c.as_strided(shape, contiguous_strides(shape), c.offset());
-}
-
-}  // namespace detail
-
 namespace {
 
 // How BLAS can read a rows x cols matrix with element strides (rs, cs): row-major as it is, or
@@ -590,8 +558,8 @@ Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& d
   perm_b.insert(perm_b.end(), free_b.begin(), free_b.end());
   const Tensor a_exp = a.as_strided(a_sizes, a_strides, a.offset());
   const Tensor b_exp = b.as_strided(b_sizes, b_strides, b.offset());
-  const Tensor a2 = detail::reshape_local(detail::permute_local(a_exp, perm_a), {rows, contracted});
-  const Tensor b2 = detail::reshape_local(detail::permute_local(b_exp, perm_b), {contracted, cols});
+  const Tensor a2 = reshape(permute(a_exp, perm_a), {rows, contracted});
+  const Tensor b2 = reshape(permute(b_exp, perm_b), {contracted, cols});
   return product("tensordot", a2, b2, {}, result_shape, {}, 0, 1, out);
 }
 
