@@ -449,6 +449,38 @@ def test_errors(call, error, pattern) -> None:
         call()
 
 
+BAD_ARGUMENTS = [None, 2, 2.5, "x", [1.0, 2.0], np.ones((2, 2))]
+
+
+@given(bad=st.sampled_from(BAD_ARGUMENTS), position=st.integers(0, 2))
+def test_non_tensor_arguments_raise_type_errors_naming_the_op(bad, position) -> None:
+    m = ember.from_numpy(np.ones((2, 2)))
+    v = ember.from_numpy(np.ones(2))
+    calls = {
+        "matmul": (ember.matmul, [m, m]),
+        "mm": (ember.mm, [m, m]),
+        "bmm": (ember.bmm, [m, m]),
+        "mv": (ember.mv, [m, v]),
+        "dot": (ember.dot, [v, v]),
+        "vdot": (ember.vdot, [v, v]),
+        "outer": (ember.outer, [v, v]),
+        "addmm": (ember.addmm, [m, m, m]),
+        "addmv": (ember.addmv, [v, m, v]),
+        "baddbmm": (ember.baddbmm, [m, m, m]),
+        "tensordot": (ember.tensordot, [m, m]),
+    }
+    for name, (fn, args) in calls.items():
+        args = list(args)
+        args[position % len(args)] = bad
+        with pytest.raises(TypeError, match=rf"^\[{name}\]"):
+            fn(*args)
+    with pytest.raises(TypeError, match=r"^\[addmm\] argument 'beta'"):
+        ember.addmm(m, m, m, beta="x" if isinstance(bad, (int, float)) else bad)
+    if not isinstance(bad, np.ndarray):  # numpy arrays take over `@` through __rmatmul__
+        with pytest.raises(TypeError):
+            m @ bad  # Python's own "unsupported operand" error, like torch
+
+
 @pytest.mark.parametrize(
     ("shapes", "dims"),
     [
