@@ -128,8 +128,8 @@ def test_mm_blas_sizes_and_transposes(dtype, trans) -> None:
 def test_batched_times_matrix_folds_or_loops(kind) -> None:
     # (batch, m, k) @ (k, n): contiguous batches fold into one GEMM, others loop per batch.
     rng = np.random.default_rng(1)
-    a, a_np = make(rng, (4, 3, 5, 7), ember.float64, kind)
-    b, b_np = make(rng, (7, 6), ember.float64, "contiguous")
+    a, a_np = make(rng, (4, 3, 9, 11), ember.float64, kind)  # > 512 multiply-adds: BLAS
+    b, b_np = make(rng, (11, 10), ember.float64, "contiguous")
     check(ember.matmul(a, b), a_np @ b_np, ember.float64)
     sliced = ember.from_numpy(np.ascontiguousarray(a_np)[:, ::2])  # batch stride gap
     check(ember.matmul(sliced, b), a_np[:, ::2] @ b_np, ember.float64)
@@ -146,6 +146,19 @@ def test_integer_loop_in_parallel_chunks(dtype) -> None:
     check(ember.matmul(a, b), a_np @ b_np, dtype)
     c, c_np = make(rng, (3, 301, 7), dtype, "contiguous")
     check(ember.matmul(b, c), b_np @ c_np, dtype)
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64])
+@pytest.mark.parametrize("kinds", [("contiguous", "transposed"), ("transposed", "broadcast")])
+@pytest.mark.parametrize("size", [3, 12])  # tiny products use a loop, larger ones BLAS
+def test_batched_products_per_batch(dtype, kinds, size) -> None:
+    rng = np.random.default_rng(11)
+    a, a_np = make(rng, (2, 3, size, size + 1), dtype, kinds[0])
+    b, b_np = make(rng, (3, size + 1, size - 1), dtype, kinds[1])
+    check(ember.matmul(a, b), np.matmul(a_np, b_np), dtype)
+    c, c_np = make(rng, (3, size - 1, size), dtype, kinds[0])
+    inp, inp_np = make(rng, (size + 1, size), dtype, kinds[1])
+    check(ember.baddbmm(inp, b, c, beta=0.5, alpha=2), 0.5 * inp_np + 2 * (b_np @ c_np), dtype)
 
 
 def test_matmul_empty_and_k_zero() -> None:

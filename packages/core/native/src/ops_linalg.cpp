@@ -154,7 +154,7 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 }
 
 // Integers accumulate in their own width, unsigned so overflow is defined: the result wraps
-// exactly like torch's. Floats only come here when k == 0. b's rows are unit-stride (prepare).
+// exactly like torch's. Floats come here for k == 0 and for batches of tiny products.
 template <typename T>
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
                double alpha, double beta) {
@@ -215,12 +215,18 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& b
   });
 }
 
+// Products up to this many multiply-adds count as tiny (see gemm_batched).
+constexpr int64_t kTinyGemm = 512;
+
 // c[i] = alpha * a[i] @ b[i] + beta * c[i] for every batch entry i; a and b are broadcast views,
 // c is a fresh contiguous (batch..., m, n) tensor; all of one compute dtype.
 void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alpha, double beta) {
   if (c.numel() == 0) return;
   const Shape batch(c.sizes().begin(), c.sizes().end() - 2);
-  const bool blas = uses_blas(c.dtype()) && a.size(-1) > 0;
+  // Batches of tiny products skip BLAS: its per-call cost dwarfs a few multiply-adds.
+  const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
+  const bool tiny = c.numel() > m * n && m * n * k <= kTinyGemm;
+  const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
   visit_dtype(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
