@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import pickle
 import sys
 import warnings
 from collections.abc import Iterator
@@ -194,6 +195,15 @@ def test_sum_dtypes_and_out() -> None:
     assert_close(ember.prod(x, (0, 1), keepdim=True), np.zeros((1, 1)), dtype=ember.float32)
     with pytest.raises(RuntimeError, match=r"\[sum\].*float32.*int64"):
         ember.sum(x, 0, out=E(np.zeros(3, dtype=np.int64)))
+    ints = E(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert_close(ember.mean(ints, 0, dtype=ember.float64), np.array([1.5, 2.5, 3.5]))
+    assert_close(ints.prod(1, dtype=ember.float32), np.array([0.0, 60.0]), dtype=ember.float32)
+    amax_out = E(np.zeros(2, dtype=np.float32))
+    assert ember.amax(x, 1, out=amax_out) is amax_out
+    assert amax_out.tolist() == [2.0, 5.0]
+    all_out = E(np.zeros(3, dtype=np.bool_))
+    assert ember.all(x, 0, out=all_out) is all_out
+    assert all_out.tolist() == [False, True, True]
 
 
 def test_empty_reductions() -> None:
@@ -322,6 +332,8 @@ def test_max_overloads() -> None:
     assert tuple(empty_rows.values.shape) == (0,)
     m = ember.max(x, 1)
     assert repr(m).startswith("max(values=")
+    restored = pickle.loads(pickle.dumps(ember.return_types.min(1, 2)))
+    assert type(restored) is ember.return_types.min and restored.indices == 2
 
 
 def test_max_errors() -> None:
