@@ -120,7 +120,8 @@ void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs,
   iter.add_input(rows.input);
   iter.build();
   // Each position costs `len` steps: keep about kParallelGrain steps per thread chunk.
-  iter.for_each(kernel.rows, &params, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rows.len, 1)));
+  iter.for_each(kernel.rows, &params,
+                std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rows.len, 1)));
 }
 
 // The output shaped as with keepdim=True (reduced dims as size 1); `t` is contiguous.
@@ -227,12 +228,6 @@ Tensor arg_extreme(const char* op, bool is_max, const Tensor& x, std::optional<i
   run_rows(op, rows, {idx}, loop, {});
   return maybe_keep(idx, mask, keepdim);
 }
-
-template <int kMode>
-struct Var {
-  template <typename T>
-  using Op = rows::VarOp<T, kMode>;
-};
 
 // var/std (mode 0/1) and var_mean/std_mean (2/3): returns (statistic, mean or undefined).
 std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, const Dims& dims,
