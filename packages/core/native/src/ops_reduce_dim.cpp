@@ -403,20 +403,13 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
   EMBER_CHECK(!(len == 0 && positions > 0 && (p < 0 || std::isinf(p))), RuntimeError,
               "[norm] cannot compute the ", p, " norm on an empty reduction (input shape ",
               x.sizes(), ") because the operation does not have an identity");
-  // float32/float64 orders 1, 2, inf, -inf: the vectorized elementwise and reduction kernels
-  // beat the row loop (~2x measured). Half types keep the row loop, which accumulates |x|^2
-  // in double and cannot overflow.
+  // max/min norms of float32/float64: abs + amax/amin use the vectorized per-ISA kernels,
+  // ~1.3x faster than the row loop (measured); sums of powers stay in the row loop, whose
+  // lanes beat mul + sum by 5x.
   const bool wide = x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64;
-  if (wide && len > 0 && positions > 0 && (p == 1 || p == 2 || std::isinf(p))) {
-    Tensor result;
-    if (p == 2) {
-      result = unary(UnaryOp::Sqrt, sum(binary(BinaryOp::Mul, x, x), dims, keepdim));
-    } else {
-      const Tensor a = unary(UnaryOp::Abs, x);
-      if (p == 1) result = sum(a, dims, keepdim);
-      else result = p > 0 ? amax(a, dims, keepdim) : amin(a, dims, keepdim);
-    }
-    return deliver(result, out_arg, "norm");
+  if (wide && std::isinf(p) && len > 0 && positions > 0) {
+    const Tensor a = unary(UnaryOp::Abs, x);
+    return deliver(p > 0 ? amax(a, dims, keepdim) : amin(a, dims, keepdim), out_arg, "norm");
   }
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());

@@ -269,6 +269,33 @@ struct NormOp {
     else if constexpr (kKind == NormKind::General) s.acc += std::pow(std::fabs(x), C(s.p));
     else s.acc = pick(s.acc, a);
   }
+  // Sums of |x| or x^2 over a contiguous segment: independent lanes in the input's precision
+  // (vectorizable), flushed into the double total every block so error stays bounded.
+  template <typename U>
+    requires(kKind == NormKind::Two || kKind == NormKind::One)
+  static void contiguous(State& s, const U* x, int64_t k0, int64_t k1) {
+    using C = compute_t<U>;
+    constexpr int kLanes = 16;
+    constexpr int64_t kBlock = 4096;
+    for (int64_t b0 = k0; b0 < k1; b0 += kBlock) {
+      const int64_t b1 = std::min(k1, b0 + kBlock);
+      C lanes[kLanes] = {};
+      int64_t k = b0;
+      for (; k + kLanes <= b1; k += kLanes) {
+        for (int j = 0; j < kLanes; ++j) {
+          const C v = static_cast<C>(x[k + j]);
+          lanes[j] += kKind == NormKind::Two ? v * v : std::fabs(v);
+        }
+      }
+      double total = 0;
+      for (; k < b1; ++k) {
+        const double v = static_cast<double>(static_cast<C>(x[k]));
+        total += kKind == NormKind::Two ? v * v : std::fabs(v);
+      }
+      for (C lane : lanes) total += static_cast<double>(lane);
+      s.acc += total;
+    }
+  }
   static void combine(State& a, const State& b) {
     if constexpr (kKind == NormKind::Inf || kKind == NormKind::NegInf) a.acc = pick(a.acc, b.acc);
     else a.acc += b.acc;
