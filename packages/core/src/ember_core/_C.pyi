@@ -467,7 +467,11 @@ class TensorBase:
     def __setitem__(self, index: object | None, value: object | None) -> None: ...
     def __iter__(self) -> Iterator: ...
     def uniform_(
-        self, from_: object = 0.0, to: object = 1.0, *, generator: object | None = None
+        self,
+        from_: object | None = 0.0,
+        to: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with samples uniform in [from, to).
@@ -483,7 +487,11 @@ class TensorBase:
         """
 
     def normal_(
-        self, mean: object = 0.0, std: object = 1.0, *, generator: object | None = None
+        self,
+        mean: object | None = 0.0,
+        std: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with normal samples.
@@ -519,7 +527,7 @@ class TensorBase:
             True
         """
 
-    def bernoulli_(self, p: object = 0.5, *, generator: object | None = None) -> object:
+    def bernoulli_(self, p: object | None = 0.5, *, generator: object | None = None) -> object:
         """
         Fills self with 1 with probability p, else 0.
 
@@ -532,7 +540,9 @@ class TensorBase:
             [1.0, 1.0]
         """
 
-    def exponential_(self, lambd: object = 1.0, *, generator: object | None = None) -> object:
+    def exponential_(
+        self, lambd: object | None = 1.0, *, generator: object | None = None
+    ) -> object:
         """
         Fills self with samples of the exponential distribution with rate lambd.
 
@@ -868,44 +878,56 @@ def cumsum(
 def cumprod(
     input: object, dim: object | None, *, dtype: object | None = None, out: object | None = None
 ) -> object: ...
-def reshape(input: TensorBase, shape: object) -> object: ...
-def permute(input: TensorBase, dims: object) -> object: ...
-def transpose(input: TensorBase, dim0: object, dim1: object) -> object: ...
-def swapaxes(input: TensorBase, axis0: object, axis1: object) -> object: ...
-def swapdims(input: TensorBase, dim0: object, dim1: object) -> object: ...
-def t(input: TensorBase) -> object: ...
-def adjoint(input: TensorBase) -> object: ...
-def squeeze(input: TensorBase, dim: object | None = None) -> object: ...
-def unsqueeze(input: TensorBase, dim: object) -> object: ...
-def flatten(input: TensorBase, start_dim: object = 0, end_dim: object = -1) -> object: ...
-def unflatten(input: TensorBase, dim: object, sizes: object) -> object: ...
-def narrow(input: TensorBase, dim: object, start: object, length: object) -> object: ...
-def select(input: TensorBase, dim: object, index: object) -> object: ...
-def unbind(input: TensorBase, dim: object = 0) -> object: ...
-def movedim(input: TensorBase, source: object, destination: object) -> object: ...
-def moveaxis(input: TensorBase, source: object, destination: object) -> object: ...
+def reshape(input: object | None, shape: object) -> object: ...
+def permute(input: object | None, dims: object) -> object: ...
+def transpose(input: object | None, dim0: object, dim1: object) -> object: ...
+def swapaxes(input: object | None, axis0: object, axis1: object) -> object: ...
+def swapdims(input: object | None, dim0: object, dim1: object) -> object: ...
+def t(input: object | None) -> object: ...
+def adjoint(input: object | None) -> object: ...
+def squeeze(input: object | None, dim: object | None = None) -> object: ...
+def unsqueeze(input: object | None, dim: object) -> object: ...
+def flatten(input: object | None, start_dim: object = 0, end_dim: object = -1) -> object: ...
+def unflatten(input: object | None, dim: object, sizes: object) -> object: ...
+def narrow(input: object | None, dim: object, start: object, length: object) -> object: ...
+def select(input: object | None, dim: object, index: object) -> object: ...
+def unbind(input: object | None, dim: object = 0) -> object: ...
+def movedim(input: object | None, source: object, destination: object) -> object: ...
+def moveaxis(input: object | None, source: object, destination: object) -> object: ...
 def diagonal(
-    input: TensorBase, offset: object = 0, dim1: object = 0, dim2: object = 1
+    input: object | None, offset: object = 0, dim1: object = 0, dim2: object = 1
 ) -> object: ...
 def cat(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
 def concat(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
 def concatenate(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
-def stack(tensors: object, dim: object = 0, *, out: object | None = None) -> object: ...
-def split(tensor: TensorBase, split_size_or_sections: object, dim: object = 0) -> object: ...
-def split_with_sizes(input: TensorBase, split_sizes: object, dim: object = 0) -> object: ...
-def chunk(input: TensorBase, chunks: object, dim: object = 0) -> object: ...
+def stack(tensors: object | None, dim: object = 0, *, out: object | None = None) -> object: ...
+def split(tensor: object | None, split_size_or_sections: object, dim: object = 0) -> object: ...
+def split_with_sizes(input: object | None, split_sizes: object, dim: object = 0) -> object: ...
+def chunk(input: object | None, chunks: object, dim: object = 0) -> object: ...
 def empty(
     *size,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor of the given size.
@@ -924,7 +946,7 @@ def zeros(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 0.
@@ -943,7 +965,7 @@ def ones(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 1.
@@ -958,11 +980,11 @@ def ones(
     """
 
 def empty_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     An uninitialized tensor with input's shape, layout and dtype (unless dtype=).
@@ -977,11 +999,11 @@ def empty_like(
     """
 
 def zeros_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of zeros shaped like input.
@@ -996,11 +1018,11 @@ def zeros_like(
     """
 
 def ones_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of ones shaped like input.
@@ -1015,13 +1037,13 @@ def ones_like(
     """
 
 def full(
-    size: object,
-    fill_value: object,
+    size: object | None,
+    fill_value: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor of the given size filled with fill_value.
@@ -1037,12 +1059,12 @@ def full(
     """
 
 def full_like(
-    input: TensorBase,
-    fill_value: object,
+    input: object | None,
+    fill_value: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor shaped like input, filled with fill_value (input's dtype unless dtype=).
@@ -1058,12 +1080,12 @@ def full_like(
     """
 
 def empty_strided(
-    size: object,
-    stride: object,
+    size: object | None,
+    stride: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor with the given size and strides (in elements).
@@ -1081,12 +1103,12 @@ def empty_strided(
 def arange(
     start: object | None = None,
     end: object | None = None,
-    step: object = 1,
+    step: object | None = 1,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Values from start to end (exclusive) by step; ceil((end - start) / step) of them.
@@ -1103,14 +1125,14 @@ def arange(
     """
 
 def linspace(
-    start: object,
-    end: object,
-    steps: object,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values evenly spaced from start to end, both included.
@@ -1127,15 +1149,15 @@ def linspace(
     """
 
 def logspace(
-    start: object,
-    end: object,
-    steps: object,
-    base: object = 10.0,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
+    base: object | None = 10.0,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values base ** x for x evenly spaced from start to end.
@@ -1153,13 +1175,13 @@ def logspace(
     """
 
 def eye(
-    n: object,
+    n: object | None,
     m: object | None = None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A 2-D tensor with ones on the diagonal and zeros elsewhere.
@@ -1177,18 +1199,18 @@ def eye(
 class Generator:
     """A Philox4x32-10 random stream: a seed and a counter (torch.Generator)."""
 
-    def __init__(self, device: object = "cpu") -> None: ...
-    def manual_seed(self, seed: object) -> object: ...
+    def __init__(self, device: object | None = "cpu") -> None: ...
+    def manual_seed(self, seed: object | None) -> object: ...
     def seed(self) -> int: ...
     def initial_seed(self) -> int: ...
     def get_state(self) -> object: ...
-    def set_state(self, new_state: object) -> object: ...
+    def set_state(self, new_state: object | None) -> object: ...
     @property
     def device(self) -> str: ...
 
 default_generator: Generator = ...
 
-def manual_seed(seed: object) -> object:
+def manual_seed(seed: object | None) -> object:
     """
     Seeds the default generator; returns ember.default_generator.
 
@@ -1228,7 +1250,7 @@ def get_rng_state() -> object:
         ember.Size([16])
     """
 
-def set_rng_state(new_state: object) -> None:
+def set_rng_state(new_state: object | None) -> None:
     """
     Restores the default generator's state from get_rng_state().
 
@@ -1246,7 +1268,7 @@ def rand(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples uniform in [0, 1) of the given size.
@@ -1268,7 +1290,7 @@ def randn(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples from the standard normal distribution.
@@ -1284,12 +1306,12 @@ def randn(
     """
 
 def rand_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     rand with input's shape, dtype and layout.
@@ -1305,12 +1327,12 @@ def rand_like(
     """
 
 def randn_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randn with input's shape, dtype and layout.
@@ -1334,7 +1356,7 @@ def randint(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Integers uniform in [low, high): randint(high, size) or randint(low, high, size).
@@ -1353,14 +1375,14 @@ def randint(
     """
 
 def randint_like(
-    input: TensorBase,
-    low: object,
+    input: object | None,
+    low: object | None,
     high: object | None = None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randint with input's shape and dtype: randint_like(input, high) or (input, low, high).
@@ -1377,13 +1399,13 @@ def randint_like(
     """
 
 def randperm(
-    n: object,
+    n: object | None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A random permutation of 0 .. n - 1.
@@ -1399,15 +1421,15 @@ def randperm(
     """
 
 def normal(
-    mean: object,
-    std: object = 1.0,
+    mean: object | None,
+    std: object | None = 1.0,
     size: object | None = None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).
@@ -1425,7 +1447,7 @@ def normal(
     """
 
 def bernoulli(
-    input: TensorBase,
+    input: object | None,
     p: object | None = None,
     *,
     generator: object | None = None,
