@@ -15,19 +15,6 @@ namespace {
 
 using rows::RowParams;
 
-std::vector<bool> reduced_mask(const Tensor& x, const Dims& dims, const char* op) {
-  const int64_t ndim = x.dim();
-  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
-  for (int64_t d : dims) {
-    const int64_t w = wrap_dim(d, ndim, op);
-    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
-                " appears multiple times in the list of dims");
-    mask[w] = true;
-  }
-  mask.resize(ndim);
-  return mask;
-}
-
 // The input seen as rows: `input` has the kept dims only; each of its positions owns a run of
 // `len` elements `stride` apart.
 struct Rows {
@@ -234,7 +221,7 @@ std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, co
                                    double correction, bool keepdim) {
   EMBER_CHECK(is_floating(x.dtype()), RuntimeError, "[", op,
               "] std and var only support floating point dtypes, got ", dtype_name(x.dtype()));
-  const auto mask = reduced_mask(x, dims, op);
+  const auto mask = reduction_mask(x, dims, op);
   const Rows rows = make_rows(x, mask, false);
   Tensor stat = Tensor::empty(rows.input.sizes(), x.dtype());
   Tensor mean = mode >= 2 ? Tensor::empty(rows.input.sizes(), x.dtype()) : Tensor();
@@ -359,7 +346,7 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& x, const Dims& dims, double cor
 Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tensor& out_arg) {
   // Integers are promoted to the default float dtype, like torch.
   const Tensor x = is_floating(x_in.dtype()) ? x_in : to_dtype(x_in, default_dtype());
-  const auto mask = reduced_mask(x, dims, "logsumexp");
+  const auto mask = reduction_mask(x, dims, "logsumexp");
   const auto [len, positions] = reduced_extent(x, mask);
   Tensor result;
   if (len == 0 || positions == 0) {
@@ -397,7 +384,7 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
                 dtype_name(*dtype), ")");
   }
   const Tensor x = dtype ? to_dtype(x_in, *dtype) : x_in;
-  const auto mask = reduced_mask(x, dims, "norm");
+  const auto mask = reduction_mask(x, dims, "norm");
   const auto [len, positions] = reduced_extent(x, mask);
   // max/min norms and negative orders have no identity on an empty run.
   EMBER_CHECK(!(len == 0 && positions > 0 && (p < 0 || std::isinf(p))), RuntimeError,
@@ -431,7 +418,7 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
 }
 
 Tensor count_nonzero(const Tensor& x, const Dims& dims) {
-  const auto mask = reduced_mask(x, dims, "count_nonzero");
+  const auto mask = reduction_mask(x, dims, "count_nonzero");
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
   run_rows("count_nonzero", rows, {out}, kernel_for<rows::CountNonzeroOp>(x.dtype()), {});
