@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import time
 
-import ember
 import numpy as np
 from sklearn.datasets import load_digits
+
+import ember
 
 K = 10
 MAX_ITERS = 100

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-import ember
 import numpy as np
 from hypothesis import HealthCheck, settings
+
+import ember
 
 settings.register_profile(
     "ember",

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import ember
 
 # --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -52,6 +53,8 @@ class Op:
 
 
 def _sign(x: Array) -> Array:
+    if x.dtype.kind == "b":
+        return x.copy()  # NumPy has no sign for bool; torch returns the input
     return np.where(np.isnan(x), 0, np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
 
 
@@ -74,7 +77,7 @@ UNARY = [
     Op("negative", np.negative, dtypes=NUMERIC),
     Op("abs", np.abs, dtypes=NUMERIC),
     Op("absolute", np.abs, dtypes=NUMERIC),
-    Op("sign", _sign, dtypes=NUMERIC),
+    Op("sign", _sign),
     Op("sqrt", np.sqrt, result="float", domain=(0.0, 9.0), int_domain=(0, 20)),
     Op("rsqrt", lambda x: 1 / np.sqrt(x), result="float", domain=(0.1, 9.0), int_domain=(1, 20)),
     Op("exp", np.exp, result="float", int_domain=(-5, 5)),
@@ -155,8 +158,8 @@ BINARY = [
     Op("arctan2", np.arctan2, 2, result="float"),
     Op("maximum", np.maximum, 2),
     Op("minimum", np.minimum, 2),
-    Op("fmax", np.fmax, 2, dtypes=NUMERIC),
-    Op("fmin", np.fmin, 2, dtypes=NUMERIC),
+    Op("fmax", np.fmax, 2),
+    Op("fmin", np.fmin, 2),
     Op("bitwise_and", np.bitwise_and, 2, dtypes=INTEGRAL),
     Op("bitwise_or", np.bitwise_or, 2, dtypes=INTEGRAL),
     Op("bitwise_xor", np.bitwise_xor, 2, dtypes=INTEGRAL),
@@ -350,8 +353,12 @@ def unsupported_cases() -> list[Any]:
         pytest.param(op, dtype, id=f"{op.name}-{repr(dtype).removeprefix('ember.')}")
         for op in OPS
         for dtype in ALL
-        if dtype not in op.dtypes
+        if dtype not in op.dtypes and (op.name, dtype) not in TESTED_ELSEWHERE
     ]
+
+
+# Supported, but with a result dtype the table cannot express (see test_bool_inputs_...).
+TESTED_ELSEWHERE = {("square", ember.bool)}
 
 
 @pytest.mark.parametrize(("op", "dtype"), unsupported_cases())
@@ -360,6 +367,31 @@ def test_unsupported_dtypes_raise_type_error(op: Op, dtype: ember.dtype) -> None
     name = repr(dtype).removeprefix("ember.")
     with pytest.raises(TypeError, match=rf"^\[\w+\] .*{name}"):
         getattr(ember, op.name)(*args)
+
+
+SPECIAL = np.array(
+    [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e-30, 1e30, 100.0, -100.0, 1e-8]
+)
+
+
+@pytest.mark.parametrize("dtype", [ember.float16, ember.float32, ember.float64], ids=repr)
+def test_special_values_match_numpy(dtype: ember.dtype) -> None:
+    # nan, infinities, signed zeros, tiny and huge values through every floating op.
+    with np.errstate(over="ignore"):
+        x, x_np = make(np.repeat(SPECIAL, len(SPECIAL)), dtype, "contiguous")
+        y, y_np = make(np.tile(SPECIAL, len(SPECIAL)), dtype, "contiguous")
+    for op in OPS:
+        if dtype not in op.dtypes:
+            continue
+        tensors, arrays = ([x], [x_np]) if op.arity == 1 else ([x, y], [x_np, y_np])
+        out_dtype = ember.bool if op.result == "bool" else dtype
+        with np.errstate(over="ignore"):
+            try:
+                check(
+                    getattr(ember, op.name)(*tensors), reference(op, arrays, out_dtype), out_dtype
+                )
+            except AssertionError as error:
+                raise AssertionError(f"{op.name}: {error}") from None
 
 
 # ---- ops with extra arguments -----------------------------------------------------------------
@@ -645,6 +677,14 @@ def test_operators_match_the_named_ops(
                 IN_PLACE_OPERATORS[symbol](c, b)
 
 
+def test_bool_inputs_of_sign_and_square() -> None:
+    t = ember.tensor([True, False])
+    assert ember.sign(t).tolist() == [True, False] and ember.sign(t).dtype == ember.bool
+    assert ember.square(t).tolist() == [1, 0] and ember.square(t).dtype == ember.int64
+    with pytest.raises(RuntimeError, match=r"\[square_\] result type int64 can't be cast"):
+        t.square_()
+
+
 def test_unary_operators() -> None:
     t = ember.tensor([-1.5, 2.0])
     assert (-t).tolist() == [1.5, -2.0]
@@ -690,13 +730,38 @@ def test_broadcasting_and_mixed_dtypes(
         expected_dtype = ember.bool
     else:
         expected_dtype = result_dtype(op, [a_dtype, b_dtype], [a, b])
-    if op.result == "same" and expected_dtype != ember.bool:
-        promoted = NUMPY_DTYPES[expected_dtype]
-        a_np, b_np = a_np.astype(promoted), b_np.astype(promoted)
+    # Both operands are cast to the common dtype first, comparisons included: as in torch,
+    # `uint8_tensor < tensor(-15)` compares against 241. Float-only ops on integers cast
+    # straight to float instead (atan2(uint8, tensor(-15)) sees -15).
+    common = ember.result_type(a, b)
+    if op.result != "float" or common.is_floating_point:
+        a_np, b_np = a_np.astype(NUMPY_DTYPES[common]), b_np.astype(NUMPY_DTYPES[common])
     expected = reference(op, [a_np, b_np], expected_dtype)
     result = getattr(ember, op.name)(a, b)
     assert tuple(result.shape) == result_shape
     check(result, np.broadcast_to(expected, result_shape), expected_dtype)
+
+
+VIEW_DTYPES = [ember.bool, ember.uint8, ember.int16, ember.int64, ember.float16, ember.float64]
+
+
+@given(data=st.data(), dtype=st.sampled_from(VIEW_DTYPES), op_index=st.integers(0, len(OPS) - 1))
+def test_ops_on_random_numpy_views(data: st.DataObject, dtype: ember.dtype, op_index: int) -> None:
+    # Any basic slice of an array (negative steps, new axes, 0-d results, empty) is a valid input.
+    op = OPS[op_index]
+    if dtype not in op.dtypes:
+        return
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=5))
+    base = as_numpy(values(op, dtype, shape), dtype)
+    index = data.draw(hnp.basic_indices(shape, allow_newaxis=True))
+    view = base[index][...]  # [...] keeps a fully indexed result a 0-d view
+    operands = [view]
+    if op.arity == 2:
+        other = as_numpy(values(op, dtype, view.shape, rhs=True), dtype)
+        operands.append(other[..., ::-1] if other.ndim else other)
+    tensors = [ember.from_numpy(a) for a in operands]
+    out_dtype = result_dtype(op, [dtype] * op.arity, tensors)
+    check(getattr(ember, op.name)(*tensors), reference(op, operands, out_dtype), out_dtype)
 
 
 # ---- bad inputs -------------------------------------------------------------------------------
@@ -749,6 +814,8 @@ def test_bool_subtraction_and_negation() -> None:
         ember.neg(t)
     with pytest.raises(TypeError, match=r"\[positive\] the `\+` operator on a bool tensor"):
         ember.positive(t)
+    with pytest.raises(TypeError, match=r"\[positive\] the `\+` operator on a bool tensor"):
+        _ = +t
 
 
 def test_integer_pow_by_negative_scalar() -> None:

@@ -9,11 +9,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import ember
 
 # pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))
@@ -287,6 +288,7 @@ def test_arange_out() -> None:
         ((0, float("nan")), {}, RuntimeError, "unsupported range"),
         ((0, 1e20, 1.0), {}, RuntimeError, "invalid size"),
         ((0, 1, 1e-300), {}, RuntimeError, "invalid size"),
+        ((-(2**63), 2**63 - 1), {}, RuntimeError, "invalid size"),
         ((10,), {"dtype": ember.bool}, NotImplementedError, "not implemented for 'Bool'"),
         (("a",), {}, TypeError, "must be a real number"),
         ((0, 2**62, 1), {"dtype": ember.int8}, RuntimeError, "bytes"),
@@ -469,6 +471,31 @@ def test_negative_sizes_raise(size: list[int], op: str) -> None:
         return
     with pytest.raises(RuntimeError, match=rf"^\[{op}\] Trying to create tensor with negative"):
         fn(*size)
+
+
+WRONG_TYPES: list[tuple[str, Callable[[], Any]]] = [
+    ("full", lambda: ember.full(None, 1)),
+    ("full", lambda: ember.full((2,), None)),
+    ("linspace", lambda: ember.linspace(0, None, 3)),
+    ("logspace", lambda: ember.logspace(0, 1, 3, base=None)),
+    ("zeros_like", lambda: ember.zeros_like([1, 2])),
+    ("full_like", lambda: ember.full_like(3.0, 1)),
+    ("zeros", lambda: ember.zeros(2, requires_grad=1)),
+    ("zeros", lambda: ember.zeros(None)),
+    ("zeros", lambda: ember.zeros(2, dtype="float")),
+    ("ones", lambda: ember.ones(2, out=[0.0, 0.0])),
+    ("eye", lambda: ember.eye(None)),
+    ("arange", lambda: ember.arange(None)),
+    ("arange", lambda: ember.arange(1, 5, None)),
+    ("empty_strided", lambda: ember.empty_strided(None, (1,))),
+    ("empty_strided", lambda: ember.empty_strided((2,), 1)),
+]
+
+
+@pytest.mark.parametrize(("op", "call"), WRONG_TYPES, ids=[op for op, _ in WRONG_TYPES])
+def test_wrong_argument_types(op: str, call: Callable[[], Any]) -> None:
+    with pytest.raises(TypeError, match=rf"^\[{op}\] "):
+        call()
 
 
 def test_full_bad_sizes() -> None:

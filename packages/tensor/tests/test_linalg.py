@@ -7,12 +7,13 @@ import os
 import sys
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
+
+import ember
 
 # pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
+
+import ember
 
 # (name, data, dtype name, print options); EXPECTED holds torch's repr with "torch." -> "ember.".
 CASES: list[tuple[str, Any, str, dict[str, Any]]] = [

@@ -5,11 +5,12 @@ The tables below were taken once from torch 2.13 (torch.promote_types / torch.re
 
 from __future__ import annotations
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import ember
 
 NAMES = [
     "bool",

@@ -10,11 +10,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import ember
 
 # pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))
@@ -68,7 +69,15 @@ def test_seeding_api() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seed", "exc"), [(2**64, ValueError), (-(2**63) - 1, ValueError), ("1", TypeError)]
+    ("seed", "exc"),
+    [
+        (2**64, ValueError),
+        (-(2**63) - 1, ValueError),
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        ("1", TypeError),
+        (None, TypeError),
+    ],
 )
 def test_bad_seeds(seed: Any, exc: type[Exception]) -> None:
     with pytest.raises(exc, match=r"^\[manual_seed\]"):
@@ -307,6 +316,12 @@ def test_randint_statistics(dtype: Any) -> None:
     counts = np.bincount((x - low).astype(np.int64))
     expected = N / (7 - low)
     assert np.all(np.abs(counts - expected) < 0.05 * expected)
+
+
+def test_randint_large_span_is_unbiased() -> None:
+    # 32-bit draws reduced modulo 3 * 2^30 would make the lowest third twice as likely.
+    x = to_numpy(ember.randint(0, 3 * 2**30, (N,), generator=ember.Generator()))
+    assert abs(np.mean(x < 2**30) - 1 / 3) < 0.01
 
 
 def test_randint_forms_and_ranges() -> None:
@@ -566,6 +581,15 @@ BAD_CALLS: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         "dtype must be a floating point but you specified Long",
     ),
     ("rand", lambda: ember.rand(2, 3.5), TypeError, "'size'"),
+    ("randperm", lambda: ember.randperm(None), TypeError, "'n' must be an int"),
+    ("normal", lambda: ember.normal(None, 1.0, (2,)), TypeError, "'mean' must be a real number"),
+    ("uniform_", lambda: ember.zeros(2).uniform_(None), TypeError, "'from'"),
+    ("exponential_", lambda: ember.zeros(2).exponential_(None), TypeError, "'lambd'"),
+    ("rand_like", lambda: ember.rand_like(3), TypeError, "'input' must be a Tensor"),
+    ("bernoulli", lambda: ember.bernoulli(0.5), TypeError, "'input' must be a Tensor"),
+    ("randint", lambda: ember.randint(0, None, (2,)), TypeError, "'high' must be an int"),
+    ("set_state", lambda: ember.Generator().set_state(None), TypeError, "uint8 tensor"),
+    ("manual_seed", lambda: ember.manual_seed(None), TypeError, "seed must be an int"),
 ]
 
 

@@ -8,11 +8,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import ember
 
 # pytest's importlib mode does not put the tests folder on sys.path; the helpers live there.
 sys.path.insert(0, os.path.dirname(__file__))

@@ -7,12 +7,13 @@ import pickle
 import sys
 from pathlib import Path
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import ember
 
 # --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
 sys.path.insert(0, str(Path(__file__).parent))

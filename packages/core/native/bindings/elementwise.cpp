@@ -272,7 +272,11 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
     });
   }
   cls.def("__neg__", [](const Tensor& t) { return wrap(unary(UnaryOp::Neg, t)); });
-  cls.def("__pos__", [](nb::handle self) { return nb::borrow(self); });
+  cls.def("__pos__", [](nb::handle self) {
+    EMBER_CHECK(unwrap(self).dtype() != ScalarType::Bool, TypeError,
+                "[positive] the `+` operator on a bool tensor is not supported");
+    return nb::borrow(self);
+  });
   cls.def("__abs__", [](const Tensor& t) { return wrap(unary(UnaryOp::Abs, t)); });
   cls.def("__invert__", [](const Tensor& t) { return wrap(unary(UnaryOp::BitwiseNot, t)); });
 

@@ -2,6 +2,7 @@
 // Argument parsing only: the ops live in src/ops_factory.cpp and src/random.cpp.
 #include <nanobind/stl/array.h>
 
+#include <cmath>
 #include <string>
 
 #include "factory_docs.h"
@@ -10,17 +11,33 @@
 namespace ember::py {
 namespace {
 
+// Every argument accepts None, so that the converters below (not nanobind) report bad values
+// with the op's name.
+auto arg(const char* name) { return nb::arg(name).none(); }
+
+void check_device(const char* op, nb::handle device) {
+  if (device.is_none()) return;
+  const std::string name = nb::str(device).c_str();
+  EMBER_CHECK(name == "cpu" || name == "cpu:0", RuntimeError, "[", op, "] device '", name,
+              "' is not available in this build of ember (", EMBER_VARIANT, " variant)");
+}
 
 // The one place creation ops check device= and requires_grad= (autograd is a later issue).
-void check_creation_options(const char* op, nb::handle device, bool requires_grad) {
-  if (!device.is_none()) {
-    const std::string name = nb::str(device).c_str();
-    EMBER_CHECK(name == "cpu" || name == "cpu:0", RuntimeError, "[", op, "] device '", name,
-                "' is not available in this build of ember (", EMBER_VARIANT, " variant)");
-  }
-  EMBER_CHECK(!requires_grad, RuntimeError, "[", op,
+void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad) {
+  check_device(op, device);
+  EMBER_CHECK(PyBool_Check(requires_grad.ptr()), TypeError, "[", op,
+              "] argument 'requires_grad' must be a bool, not ",
+              nb::type_name(requires_grad.type()).c_str());
+  EMBER_CHECK(requires_grad.ptr() == Py_False, RuntimeError, "[", op,
               "] requires_grad=True needs the ember-autograd distribution "
               "(pip install ember-autograd)");
+}
+
+// A Tensor argument (no Python numbers), checked here so the error names the op.
+const Tensor& tensor_arg(nb::handle h, const char* op, const char* arg) {
+  EMBER_CHECK(is_tensor(h), TypeError, "[", op, "] argument '", arg, "' must be a Tensor, not ",
+              nb::type_name(h.type()).c_str());
+  return unwrap(h);
 }
 
 Generator* to_generator(nb::handle h, const char* op) {
@@ -53,6 +70,7 @@ Number to_number(nb::handle h, const char* op, const char* arg) {
   if (PyIndex_Check(o)) {
     int overflow = 0;
     nb::object index = nb::steal(PyNumber_Index(o));
+    if (!index.is_valid()) throw nb::python_error();
     const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
     EMBER_CHECK(overflow == 0, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
                 " given for '", arg, "' does not fit in int64");
@@ -115,6 +133,8 @@ nb::object finish(const Tensor& result, nb::handle out_h, const Tensor& out) {
 uint64_t to_seed(nb::handle h, const char* op) {
   EMBER_CHECK(PyIndex_Check(h.ptr()) || PyFloat_Check(h.ptr()) || is_tensor(h), TypeError, "[",
               op, "] seed must be an int, not ", nb::type_name(h.type()).c_str());
+  EMBER_CHECK(!PyFloat_Check(h.ptr()) || std::isfinite(PyFloat_AsDouble(h.ptr())), ValueError,
+              "[", op, "] seed must be a finite number, got ", nb::str(h).c_str());
   nb::object v = nb::steal(PyNumber_Long(h.ptr()));
   if (!v.is_valid()) throw nb::python_error();
   const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());
@@ -138,13 +158,13 @@ using SizeFill = Tensor (*)(const Shape&, ScalarType);
 
 void def_size_fill(nb::module_& m, const char* name, SizeFill fn, const char* doc) {
   m.def(name, [fn, name](nb::args size, nb::handle out_h, nb::handle dtype, nb::handle device,
-                         bool requires_grad) {
+                         nb::handle requires_grad) {
     check_creation_options(name, device, requires_grad);
     const Tensor out = to_optional_tensor(out_h, name, "out");
     return finish(fn(varargs_size(size, name), resolve_dtype(dtype, out, default_dtype(), name)),
                   out_h, out);
-  }, nb::arg("size"), nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, doc);
+  }, nb::arg("size"), arg("out") = nb::none(), arg("dtype") = nb::none(),
+     arg("device") = nb::none(), arg("requires_grad") = false, doc);
 }
 
 Tensor empty_fn(const Shape& size, ScalarType dtype) { return empty(size, dtype); }
@@ -152,15 +172,16 @@ Tensor empty_fn(const Shape& size, ScalarType dtype) { return empty(size, dtype)
 // zeros_like, ones_like, empty_like: `value` empty means uninitialized.
 void def_like(nb::module_& m, const char* name, std::optional<int64_t> value,
               const char* doc) {
-  m.def(name, [name, value](const Tensor& input, nb::handle dtype, nb::handle device,
-                            bool requires_grad) {
+  m.def(name, [name, value](nb::handle input_h, nb::handle dtype, nb::handle device,
+                            nb::handle requires_grad) {
+    const Tensor& input = tensor_arg(input_h, name, "input");
     check_creation_options(name, device, requires_grad);
     const ScalarType dt = to_optional_dtype(dtype, name).value_or(input.dtype());
     Tensor out = empty_like(input, dt, name);
     if (value) fill_dense_(out, Scalar::from_int(*value), name);
     return wrap(out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, doc);
+  }, arg("input"), nb::kw_only(), arg("dtype") = nb::none(),
+     arg("device") = nb::none(), arg("requires_grad") = false, doc);
 }
 
 void init_creation(nb::module_& m) {
@@ -172,7 +193,7 @@ void init_creation(nb::module_& m) {
   def_like(m, "ones_like", 1, docs::ones_like);
 
   m.def("full", [](nb::handle size, nb::handle fill_value, nb::handle out_h, nb::handle dtype,
-                   nb::handle device, bool requires_grad) {
+                   nb::handle device, nb::handle requires_grad) {
     check_creation_options("full", device, requires_grad);
     const Number v = to_number(fill_value, "full", "fill_value");
     const ScalarType inferred = v.kind == NumberKind::Bool  ? ScalarType::Bool
@@ -182,12 +203,13 @@ void init_creation(nb::module_& m) {
     const ScalarType dt = resolve_dtype(dtype, out, inferred, "full");
     return finish(full_scalar(to_size_sequence(size, "full", "size"), v.value, dt, "full"), out_h,
                   out);
-  }, nb::arg("size"), nb::arg("fill_value"), nb::kw_only(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::full);
+  }, arg("size"), arg("fill_value"), nb::kw_only(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::full);
 
-  m.def("full_like", [](const Tensor& input, nb::handle fill_value, nb::handle dtype,
-                        nb::handle device, bool requires_grad) {
+  m.def("full_like", [](nb::handle input_h, nb::handle fill_value, nb::handle dtype,
+                        nb::handle device, nb::handle requires_grad) {
+    const Tensor& input = tensor_arg(input_h, "full_like", "input");
     check_creation_options("full_like", device, requires_grad);
     const Number v = to_number(fill_value, "full_like", "fill_value");
     const ScalarType dt = to_optional_dtype(dtype, "full_like").value_or(input.dtype());
@@ -195,20 +217,20 @@ void init_creation(nb::module_& m) {
     Tensor out = empty_like(input, dt, "full_like");
     fill_dense_(out, v.value, "full_like");
     return wrap(out);
-  }, nb::arg("input"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::full_like);
+  }, arg("input"), arg("fill_value"), nb::kw_only(), arg("dtype") = nb::none(),
+     arg("device") = nb::none(), arg("requires_grad") = false, docs::full_like);
 
   m.def("empty_strided", [](nb::handle size, nb::handle stride, nb::handle dtype,
-                            nb::handle device, bool requires_grad) {
+                            nb::handle device, nb::handle requires_grad) {
     check_creation_options("empty_strided", device, requires_grad);
     return wrap(empty_strided(to_size_sequence(size, "empty_strided", "size"),
                               to_size_sequence(stride, "empty_strided", "stride"),
                               to_optional_dtype(dtype, "empty_strided").value_or(default_dtype())));
-  }, nb::arg("size"), nb::arg("stride"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::empty_strided);
+  }, arg("size"), arg("stride"), nb::kw_only(), arg("dtype") = nb::none(),
+     arg("device") = nb::none(), arg("requires_grad") = false, docs::empty_strided);
 
   m.def("arange", [](nb::handle start_h, nb::handle end_h, nb::handle step_h, nb::handle out_h,
-                     nb::handle dtype, nb::handle device, bool requires_grad) {
+                     nb::handle dtype, nb::handle device, nb::handle requires_grad) {
     check_creation_options("arange", device, requires_grad);
     // arange(end), arange(end=...) or arange(start, end, step): one number alone is the end.
     EMBER_CHECK(!start_h.is_none() || !end_h.is_none(), TypeError,
@@ -224,13 +246,13 @@ void init_creation(nb::module_& m) {
     const ScalarType dt =
         resolve_dtype(dtype, out, all_int ? ScalarType::Int64 : default_dtype(), "arange");
     return finish(arange(start.value, end.value, step.value, dt), out_h, out);
-  }, nb::arg("start") = nb::none(), nb::arg("end") = nb::none(), nb::arg("step") = 1,
+  }, arg("start") = nb::none(), arg("end") = nb::none(), arg("step") = 1,
      nb::kw_only(),
-     nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::arange);
+     arg("out") = nb::none(), arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::arange);
 
   m.def("linspace", [](nb::handle start, nb::handle end, nb::handle steps, nb::handle out_h,
-                       nb::handle dtype, nb::handle device, bool requires_grad) {
+                       nb::handle dtype, nb::handle device, nb::handle requires_grad) {
     check_creation_options("linspace", device, requires_grad);
     const Tensor out = to_optional_tensor(out_h, "linspace", "out");
     const ScalarType dt = resolve_dtype(dtype, out, default_dtype(), "linspace");
@@ -238,13 +260,13 @@ void init_creation(nb::module_& m) {
                            to_double_arg(end, "linspace", "end"),
                            to_int_arg(steps, "linspace", "steps"), dt),
                   out_h, out);
-  }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::kw_only(),
-     nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::linspace);
+  }, arg("start"), arg("end"), arg("steps"), nb::kw_only(),
+     arg("out") = nb::none(), arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::linspace);
 
   m.def("logspace", [](nb::handle start, nb::handle end, nb::handle steps, nb::handle base,
                        nb::handle out_h, nb::handle dtype, nb::handle device,
-                       bool requires_grad) {
+                       nb::handle requires_grad) {
     check_creation_options("logspace", device, requires_grad);
     const Tensor out = to_optional_tensor(out_h, "logspace", "out");
     const ScalarType dt = resolve_dtype(dtype, out, default_dtype(), "logspace");
@@ -253,20 +275,20 @@ void init_creation(nb::module_& m) {
                            to_int_arg(steps, "logspace", "steps"),
                            to_double_arg(base, "logspace", "base"), dt),
                   out_h, out);
-  }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::arg("base") = 10.0, nb::kw_only(),
-     nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::logspace);
+  }, arg("start"), arg("end"), arg("steps"), arg("base") = 10.0, nb::kw_only(),
+     arg("out") = nb::none(), arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::logspace);
 
   m.def("eye", [](nb::handle n, nb::handle m_h, nb::handle out_h, nb::handle dtype,
-                  nb::handle device, bool requires_grad) {
+                  nb::handle device, nb::handle requires_grad) {
     check_creation_options("eye", device, requires_grad);
     const int64_t rows = to_int_arg(n, "eye", "n");
     const int64_t cols = m_h.is_none() ? rows : to_int_arg(m_h, "eye", "m");
     const Tensor out = to_optional_tensor(out_h, "eye", "out");
     return finish(eye(rows, cols, resolve_dtype(dtype, out, default_dtype(), "eye")), out_h, out);
-  }, nb::arg("n"), nb::arg("m") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::eye);
+  }, arg("n"), arg("m") = nb::none(), nb::kw_only(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::eye);
 }
 
 }  // namespace
@@ -287,29 +309,30 @@ using RandomFill = const Tensor& (*)(const Tensor&, double, double, Generator*, 
 void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, double b,
               const char* doc) {
   m.def(name, [=](nb::args size, nb::handle generator, nb::handle out_h, nb::handle dtype,
-                  nb::handle device, bool requires_grad) {
+                  nb::handle device, nb::handle requires_grad) {
     check_creation_options(name, device, requires_grad);
     const Tensor out = to_optional_tensor(out_h, name, "out");
     Tensor result = empty(varargs_size(size, name),
                           resolve_dtype(dtype, out, default_dtype(), name), name);
     fill(result, a, b, to_generator(generator, name), name);
     return finish(result, out_h, out);
-  }, nb::arg("size"), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, doc);
+  }, nb::arg("size"), arg("generator") = nb::none(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, doc);
 }
 
 void def_rand_like(nb::module_& m, const char* name, RandomFill fill, double a, double b,
                    const char* doc) {
-  m.def(name, [=](const Tensor& input, nb::handle generator, nb::handle dtype, nb::handle device,
-                  bool requires_grad) {
+  m.def(name, [=](nb::handle input_h, nb::handle generator, nb::handle dtype, nb::handle device,
+                  nb::handle requires_grad) {
+    const Tensor& input = tensor_arg(input_h, name, "input");
     check_creation_options(name, device, requires_grad);
     Tensor result = empty_like(input, to_optional_dtype(dtype, name).value_or(input.dtype()), name);
     fill(result, a, b, to_generator(generator, name), name);
     return wrap(result);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("generator") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, doc);
+  }, arg("input"), nb::kw_only(), arg("generator") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, doc);
 }
 
 // A Tensor method that fills self in place and returns it.
@@ -320,20 +343,20 @@ void def_fill_method(const char* name, Fill fill, const ArgA& a, const ArgB& b,
                                 nb::handle generator) {
     fill(unwrap(self), x, y, to_generator(generator, name));
     return nb::borrow(self);
-  }, a, b, nb::kw_only(), nb::arg("generator") = nb::none(), doc);
+  }, a, b, nb::kw_only(), arg("generator") = nb::none(), doc);
 }
 
 void init_generator(nb::module_& m) {
   nb::class_<Generator>(m, "Generator",
                         "A Philox4x32-10 random stream: a seed and a counter (torch.Generator).")
       .def("__init__", [](Generator* self, nb::handle device) {
-        check_creation_options("Generator", device, false);
+        check_device("Generator", device);
         new (self) Generator();
-      }, nb::arg("device") = "cpu")
+      }, arg("device") = "cpu")
       .def("manual_seed", [](nb::handle self, nb::handle seed) {
         nb::inst_ptr<Generator>(self)->manual_seed(to_seed(seed, "manual_seed"));
         return nb::borrow(self);
-      }, nb::arg("seed"))
+      }, arg("seed"))
       .def("seed", &Generator::seed_randomly)
       .def("initial_seed", &Generator::initial_seed)
       .def("get_state", [](Generator& g) { return wrap(g.get_state()); })
@@ -342,7 +365,7 @@ void init_generator(nb::module_& m) {
                     "tensor, not ", nb::type_name(state.type()).c_str());
         nb::inst_ptr<Generator>(self)->set_state(unwrap(state));
         return nb::borrow(self);
-      }, nb::arg("new_state"))
+      }, arg("new_state"))
       .def_prop_ro("device", [](Generator&) { return "cpu"; });
 
   nb::object default_gen = nb::cast(&default_generator(), nb::rv_policy::reference);
@@ -350,7 +373,7 @@ void init_generator(nb::module_& m) {
   m.def("manual_seed", [default_gen](nb::handle seed) {
     default_generator().manual_seed(to_seed(seed, "manual_seed"));
     return default_gen;
-  }, nb::arg("seed"), docs::manual_seed);
+  }, arg("seed"), docs::manual_seed);
   m.def("seed", [] { return default_generator().seed_randomly(); }, docs::seed);
   m.def("initial_seed", [] { return default_generator().initial_seed(); }, docs::initial_seed);
   m.def("get_rng_state", [] { return wrap(default_generator().get_state()); }, docs::get_rng_state);
@@ -358,7 +381,7 @@ void init_generator(nb::module_& m) {
     EMBER_CHECK(is_tensor(state), TypeError, "[set_rng_state] RNG state must be an ember uint8 "
                 "tensor, not ", nb::type_name(state.type()).c_str());
     default_generator().set_state(unwrap(state));
-  }, nb::arg("new_state"), docs::set_rng_state);
+  }, arg("new_state"), docs::set_rng_state);
   // Known-answer tests of the raw generator.
   m.def("_philox4x32_10", &philox4x32_10, nb::arg("counter"), nb::arg("key"));
 }
@@ -384,7 +407,7 @@ void init_random(nb::module_& m) {
   // randint(high, size) or randint(low, high, size); low/high/size may also be keywords.
   m.def("randint", [](nb::args args, nb::handle low_h, nb::handle high_h, nb::handle size_h,
                       nb::handle generator, nb::handle out_h, nb::handle dtype, nb::handle device,
-                      bool requires_grad) {
+                      nb::handle requires_grad) {
     check_creation_options("randint", device, requires_grad);
     std::vector<nb::handle> given;
     for (nb::handle a : args) given.push_back(a);
@@ -401,14 +424,15 @@ void init_random(nb::module_& m) {
     const Tensor out = to_optional_tensor(out_h, "randint", "out");
     const ScalarType dt = resolve_dtype(dtype, out, ScalarType::Int64, "randint");
     return finish(randint(low, high, size, dt, to_generator(generator, "randint")), out_h, out);
-  }, nb::arg("args"), nb::arg("low") = nb::none(), nb::arg("high") = nb::none(),
-     nb::arg("size") = nb::none(), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::randint);
+  }, nb::arg("args"), arg("low") = nb::none(), arg("high") = nb::none(),
+     arg("size") = nb::none(), arg("generator") = nb::none(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::randint);
 
-  m.def("randint_like", [](const Tensor& input, nb::handle low_h, nb::handle high_h,
+  m.def("randint_like", [](nb::handle input_h, nb::handle low_h, nb::handle high_h,
                            nb::handle generator, nb::handle dtype, nb::handle device,
-                           bool requires_grad) {
+                           nb::handle requires_grad) {
+    const Tensor& input = tensor_arg(input_h, "randint_like", "input");
     check_creation_options("randint_like", device, requires_grad);
     // randint_like(input, high) or randint_like(input, low, high).
     const int64_t low = high_h.is_none() ? 0 : to_int_arg(low_h, "randint_like", "low");
@@ -417,24 +441,25 @@ void init_random(nb::module_& m) {
     Tensor result = empty_like(input, dt, "randint_like");
     random_int_(result, low, high, to_generator(generator, "randint_like"), "randint_like");
     return wrap(result);
-  }, nb::arg("input"), nb::arg("low"), nb::arg("high") = nb::none(), nb::kw_only(),
-     nb::arg("generator") = nb::none(), nb::arg("dtype") = nb::none(),
-     nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, docs::randint_like);
+  }, arg("input"), arg("low"), arg("high") = nb::none(), nb::kw_only(),
+     arg("generator") = nb::none(), arg("dtype") = nb::none(),
+     arg("device") = nb::none(), arg("requires_grad") = false, docs::randint_like);
 
   m.def("randperm", [](nb::handle n, nb::handle generator, nb::handle out_h, nb::handle dtype,
-                       nb::handle device, bool requires_grad) {
+                       nb::handle device, nb::handle requires_grad) {
     check_creation_options("randperm", device, requires_grad);
     const Tensor out = to_optional_tensor(out_h, "randperm", "out");
     const ScalarType dt = resolve_dtype(dtype, out, ScalarType::Int64, "randperm");
     return finish(randperm(to_int_arg(n, "randperm", "n"), dt,
                            to_generator(generator, "randperm")),
                   out_h, out);
-  }, nb::arg("n"), nb::kw_only(), nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::randperm);
+  }, arg("n"), nb::kw_only(), arg("generator") = nb::none(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::randperm);
 
   m.def("normal", [](nb::handle mean, nb::handle std, nb::handle size, nb::handle generator,
-                     nb::handle out_h, nb::handle dtype, nb::handle device, bool requires_grad) {
+                     nb::handle out_h, nb::handle dtype, nb::handle device,
+                     nb::handle requires_grad) {
     check_creation_options("normal", device, requires_grad);
     Generator* gen = to_generator(generator, "normal");
     const Tensor out = to_optional_tensor(out_h, "normal", "out");
@@ -452,29 +477,30 @@ void init_random(nb::module_& m) {
     return finish(normal_tensor(to_tensor(mean, "normal", "mean"), to_tensor(std, "normal", "std"),
                                 gen),
                   out_h, out);
-  }, nb::arg("mean"), nb::arg("std") = 1.0, nb::arg("size") = nb::none(), nb::kw_only(),
-     nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(),
-     nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("requires_grad") = false, docs::normal);
+  }, arg("mean"), arg("std") = 1.0, arg("size") = nb::none(), nb::kw_only(),
+     arg("generator") = nb::none(), arg("out") = nb::none(),
+     arg("dtype") = nb::none(), arg("device") = nb::none(),
+     arg("requires_grad") = false, docs::normal);
 
-  m.def("bernoulli", [](const Tensor& input, nb::handle p, nb::handle generator,
+  m.def("bernoulli", [](nb::handle input_h, nb::handle p, nb::handle generator,
                         nb::handle out_h) {
+    const Tensor& input = tensor_arg(input_h, "bernoulli", "input");
     Generator* gen = to_generator(generator, "bernoulli");
     const Tensor out = to_optional_tensor(out_h, "bernoulli", "out");
     if (p.is_none()) return finish(bernoulli(input, gen), out_h, out);
     Tensor result = empty_like(input, input.dtype(), "bernoulli");
     bernoulli_(result, to_double_arg(p, "bernoulli", "p"), gen);
     return finish(result, out_h, out);
-  }, nb::arg("input"), nb::arg("p") = nb::none(), nb::kw_only(),
-     nb::arg("generator") = nb::none(), nb::arg("out") = nb::none(), docs::bernoulli);
+  }, arg("input"), arg("p") = nb::none(), nb::kw_only(),
+     arg("generator") = nb::none(), arg("out") = nb::none(), docs::bernoulli);
 
   // In-place samplers on Tensor.
   def_fill_method("uniform_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
     uniform_(t, to_double_arg(a, "uniform_", "from"), to_double_arg(b, "uniform_", "to"), g);
-  }, nb::arg("from") = 0.0, nb::arg("to") = 1.0, docs::uniform_);
+  }, arg("from") = 0.0, arg("to") = 1.0, docs::uniform_);
   def_fill_method("normal_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
     normal_(t, to_double_arg(a, "normal_", "mean"), to_double_arg(b, "normal_", "std"), g);
-  }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0, docs::normal_);
+  }, arg("mean") = 0.0, arg("std") = 1.0, docs::normal_);
   // random_(), random_(to), random_(from, to) and random_(from, None): the ellipsis default
   // tells "to not given" apart from "to=None" (up to the dtype's largest value).
   def_fill_method("random_", [](const Tensor& t, nb::handle a, nb::handle b, Generator* g) {
@@ -489,7 +515,7 @@ void init_random(nb::module_& m) {
     const int64_t from = a.is_none() ? 0 : to_int_arg(a, "random_", "from");
     random_(t, from, b.is_none() ? std::nullopt : std::optional(to_int_arg(b, "random_", "to")),
             g);
-  }, nb::arg("from") = nb::none(), nb::arg("to").none() = nb::ellipsis(), docs::random_);
+  }, arg("from") = nb::none(), arg("to") = nb::ellipsis(), docs::random_);
   def_method("bernoulli_", [](nb::handle self, nb::handle p, nb::handle generator) {
     Generator* gen = to_generator(generator, "bernoulli_");
     if (is_tensor(p)) {
@@ -498,15 +524,15 @@ void init_random(nb::module_& m) {
       bernoulli_(unwrap(self), to_double_arg(p, "bernoulli_", "p"), gen);
     }
     return nb::borrow(self);
-  }, nb::arg("p") = 0.5, nb::kw_only(), nb::arg("generator") = nb::none(), docs::bernoulli_);
+  }, arg("p") = 0.5, nb::kw_only(), arg("generator") = nb::none(), docs::bernoulli_);
   def_method("exponential_", [](nb::handle self, nb::handle lambd, nb::handle generator) {
     exponential_(unwrap(self), to_double_arg(lambd, "exponential_", "lambd"),
                  to_generator(generator, "exponential_"));
     return nb::borrow(self);
-  }, nb::arg("lambd") = 1.0, nb::kw_only(), nb::arg("generator") = nb::none(), docs::exponential_);
+  }, arg("lambd") = 1.0, nb::kw_only(), arg("generator") = nb::none(), docs::exponential_);
   def_method("bernoulli", [](const Tensor& self, nb::handle generator) {
     return wrap(bernoulli(self, to_generator(generator, "bernoulli")));
-  }, nb::kw_only(), nb::arg("generator") = nb::none(), docs::bernoulli_method);
+  }, nb::kw_only(), arg("generator") = nb::none(), docs::bernoulli_method);
 }
 
 }  // namespace ember::py

@@ -91,15 +91,23 @@ Tensor unary(UnaryOp op, const Tensor& x, const Tensor& out, const OpParams& p, 
               "[frac] not supported for dtype ", dtype_name(x.dtype()));
   EMBER_CHECK(op != UnaryOp::Identity || x.dtype() != ScalarType::Bool, TypeError,
               "[positive] the `+` operator on a bool tensor is not supported");
+  // torch computes square(bool) as pow(x, 2): an int64 result.
+  if (op == UnaryOp::Square && x.dtype() == ScalarType::Bool) {
+    EMBER_CHECK(!in_place, RuntimeError, "[square_] result type int64 can't be cast to the "
+                "desired output type bool");
+    return unary(op, to_dtype(x, ScalarType::Int64), out, p, false);
+  }
   IterConfig config;
   config.promote_int_to_float = is_float_only(op);
   TensorIterator iter(name, in_place_config(config, in_place));
   iter.add_output(in_place ? x : out).add_input(x);
   iter.build();
   const ScalarType dt = iter.compute_dtype();
-  iter.for_each(require_kernel(cpu_kernels().unary[static_cast<int>(op)][static_cast<int>(dt)],
-                               name, dt),
-                &p);
+  // sign of a bool is the bool itself.
+  const UnaryOp kernel = op == UnaryOp::Sign && dt == ScalarType::Bool ? UnaryOp::Identity : op;
+  iter.for_each(
+      require_kernel(cpu_kernels().unary[static_cast<int>(kernel)][static_cast<int>(dt)], name, dt),
+      &p);
   if (in_place) x.bump_version();
   return iter.output();
 }
@@ -144,9 +152,14 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out,
     EMBER_CHECK(item_int(b, "pow") >= 0, RuntimeError,
                 "[pow] integers to negative integer powers are not allowed");
   }
-  iter.for_each(require_kernel(cpu_kernels().binary[static_cast<int>(op)][static_cast<int>(dt)],
-                               name, dt),
-                &p);
+  // Bools have no nan: fmax/fmin are maximum/minimum (torch supports them for bool).
+  BinaryOp kernel = op;
+  if (dt == ScalarType::Bool && op == BinaryOp::Fmax) kernel = BinaryOp::Maximum;
+  if (dt == ScalarType::Bool && op == BinaryOp::Fmin) kernel = BinaryOp::Minimum;
+  iter.for_each(
+      require_kernel(cpu_kernels().binary[static_cast<int>(kernel)][static_cast<int>(dt)], name,
+                     dt),
+      &p);
   if (in_place) a.bump_version();
   return iter.output();
 }

@@ -206,6 +206,9 @@ Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
                 ", end=", xe, ", step=", xst, ")");
     const __int128 span = static_cast<__int128>(xe) - xs;
     const __int128 size = (span + xst - (xst > 0 ? 1 : -1)) / xst;  // ceil(span / step)
+    EMBER_CHECK(size <= std::numeric_limits<int64_t>::max(), RuntimeError,
+                "[arange] invalid size, possible overflow? (start=", xs, ", end=", xe,
+                ", step=", xst, ")");
     Tensor out = empty({static_cast<int64_t>(size)}, dtype, "arange");
     fill_contiguous(out, [&](auto tag, int64_t i) {
       using T = typename decltype(tag)::type;

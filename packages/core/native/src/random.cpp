@@ -257,7 +257,8 @@ std::pair<int64_t, int64_t> integer_range(ScalarType t) {
 const Tensor& random_inclusive(const Tensor& t, int64_t lo, int64_t hi, Generator* gen,
                                const char* op) {
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;  // 0: 2^64
-  const bool narrow = span != 0 && span <= (uint64_t{1} << 32);
+  // r % span is biased by up to span / 2^bits: 32-bit draws only for small spans, else 64-bit.
+  const bool narrow = span != 0 && span <= (uint64_t{1} << 16);
   return fill_in_place<false>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
     auto store = [&](int64_t i, uint64_t r) {

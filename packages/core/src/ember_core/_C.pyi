@@ -467,7 +467,11 @@ class TensorBase:
     def __setitem__(self, index: object | None, value: object | None) -> None: ...
     def __iter__(self) -> Iterator: ...
     def uniform_(
-        self, from_: object = 0.0, to: object = 1.0, *, generator: object | None = None
+        self,
+        from_: object | None = 0.0,
+        to: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with samples uniform in [from, to).
@@ -483,7 +487,11 @@ class TensorBase:
         """
 
     def normal_(
-        self, mean: object = 0.0, std: object = 1.0, *, generator: object | None = None
+        self,
+        mean: object | None = 0.0,
+        std: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with normal samples.
@@ -519,7 +527,7 @@ class TensorBase:
             True
         """
 
-    def bernoulli_(self, p: object = 0.5, *, generator: object | None = None) -> object:
+    def bernoulli_(self, p: object | None = 0.5, *, generator: object | None = None) -> object:
         """
         Fills self with 1 with probability p, else 0.
 
@@ -532,7 +540,9 @@ class TensorBase:
             [1.0, 1.0]
         """
 
-    def exponential_(self, lambd: object = 1.0, *, generator: object | None = None) -> object:
+    def exponential_(
+        self, lambd: object | None = 1.0, *, generator: object | None = None
+    ) -> object:
         """
         Fills self with samples of the exponential distribution with rate lambd.
 
@@ -947,7 +957,7 @@ def empty(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor of the given size.
@@ -966,7 +976,7 @@ def zeros(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 0.
@@ -985,7 +995,7 @@ def ones(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 1.
@@ -1000,11 +1010,11 @@ def ones(
     """
 
 def empty_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     An uninitialized tensor with input's shape, layout and dtype (unless dtype=).
@@ -1019,11 +1029,11 @@ def empty_like(
     """
 
 def zeros_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of zeros shaped like input.
@@ -1038,11 +1048,11 @@ def zeros_like(
     """
 
 def ones_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of ones shaped like input.
@@ -1057,13 +1067,13 @@ def ones_like(
     """
 
 def full(
-    size: object,
-    fill_value: object,
+    size: object | None,
+    fill_value: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor of the given size filled with fill_value.
@@ -1079,12 +1089,12 @@ def full(
     """
 
 def full_like(
-    input: TensorBase,
-    fill_value: object,
+    input: object | None,
+    fill_value: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor shaped like input, filled with fill_value (input's dtype unless dtype=).
@@ -1100,12 +1110,12 @@ def full_like(
     """
 
 def empty_strided(
-    size: object,
-    stride: object,
+    size: object | None,
+    stride: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor with the given size and strides (in elements).
@@ -1123,12 +1133,12 @@ def empty_strided(
 def arange(
     start: object | None = None,
     end: object | None = None,
-    step: object = 1,
+    step: object | None = 1,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Values from start to end (exclusive) by step; ceil((end - start) / step) of them.
@@ -1145,14 +1155,14 @@ def arange(
     """
 
 def linspace(
-    start: object,
-    end: object,
-    steps: object,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values evenly spaced from start to end, both included.
@@ -1169,15 +1179,15 @@ def linspace(
     """
 
 def logspace(
-    start: object,
-    end: object,
-    steps: object,
-    base: object = 10.0,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
+    base: object | None = 10.0,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values base ** x for x evenly spaced from start to end.
@@ -1195,13 +1205,13 @@ def logspace(
     """
 
 def eye(
-    n: object,
+    n: object | None,
     m: object | None = None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A 2-D tensor with ones on the diagonal and zeros elsewhere.
@@ -1219,18 +1229,18 @@ def eye(
 class Generator:
     """A Philox4x32-10 random stream: a seed and a counter (torch.Generator)."""
 
-    def __init__(self, device: object = "cpu") -> None: ...
-    def manual_seed(self, seed: object) -> object: ...
+    def __init__(self, device: object | None = "cpu") -> None: ...
+    def manual_seed(self, seed: object | None) -> object: ...
     def seed(self) -> int: ...
     def initial_seed(self) -> int: ...
     def get_state(self) -> object: ...
-    def set_state(self, new_state: object) -> object: ...
+    def set_state(self, new_state: object | None) -> object: ...
     @property
     def device(self) -> str: ...
 
 default_generator: Generator = ...
 
-def manual_seed(seed: object) -> object:
+def manual_seed(seed: object | None) -> object:
     """
     Seeds the default generator; returns ember.default_generator.
 
@@ -1270,7 +1280,7 @@ def get_rng_state() -> object:
         ember.Size([16])
     """
 
-def set_rng_state(new_state: object) -> None:
+def set_rng_state(new_state: object | None) -> None:
     """
     Restores the default generator's state from get_rng_state().
 
@@ -1288,7 +1298,7 @@ def rand(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples uniform in [0, 1) of the given size.
@@ -1310,7 +1320,7 @@ def randn(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples from the standard normal distribution.
@@ -1326,12 +1336,12 @@ def randn(
     """
 
 def rand_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     rand with input's shape, dtype and layout.
@@ -1347,12 +1357,12 @@ def rand_like(
     """
 
 def randn_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randn with input's shape, dtype and layout.
@@ -1376,7 +1386,7 @@ def randint(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Integers uniform in [low, high): randint(high, size) or randint(low, high, size).
@@ -1395,14 +1405,14 @@ def randint(
     """
 
 def randint_like(
-    input: TensorBase,
-    low: object,
+    input: object | None,
+    low: object | None,
     high: object | None = None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randint with input's shape and dtype: randint_like(input, high) or (input, low, high).
@@ -1419,13 +1429,13 @@ def randint_like(
     """
 
 def randperm(
-    n: object,
+    n: object | None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A random permutation of 0 .. n - 1.
@@ -1441,15 +1451,15 @@ def randperm(
     """
 
 def normal(
-    mean: object,
-    std: object = 1.0,
+    mean: object | None,
+    std: object | None = 1.0,
     size: object | None = None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).
@@ -1467,7 +1477,7 @@ def normal(
     """
 
 def bernoulli(
-    input: TensorBase,
+    input: object | None,
     p: object | None = None,
     *,
     generator: object | None = None,

@@ -6,10 +6,9 @@ import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ember_core import _C
-
 from ember._device import DeviceLike, _as_device, _check_cpu, device
 from ember._tensor_str import tensor_repr
+from ember_core import _C
 
 _CPU = device("cpu")
 
