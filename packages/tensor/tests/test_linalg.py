@@ -129,8 +129,8 @@ def test_mm_blas_sizes_and_transposes(dtype, trans) -> None:
 def test_batched_times_matrix_folds_or_loops(kind) -> None:
     # (batch, m, k) @ (k, n): contiguous batches fold into one GEMM, others loop per batch.
     rng = np.random.default_rng(1)
-    a, a_np = make(rng, (4, 3, 5, 7), ember.float64, kind)
-    b, b_np = make(rng, (7, 6), ember.float64, "contiguous")
+    a, a_np = make(rng, (4, 3, 9, 11), ember.float64, kind)  # > 512 multiply-adds: BLAS
+    b, b_np = make(rng, (11, 10), ember.float64, "contiguous")
     check(ember.matmul(a, b), a_np @ b_np, ember.float64)
     sliced = ember.from_numpy(np.ascontiguousarray(a_np)[:, ::2])  # batch stride gap
     check(ember.matmul(sliced, b), a_np[:, ::2] @ b_np, ember.float64)
@@ -147,6 +147,19 @@ def test_integer_loop_in_parallel_chunks(dtype) -> None:
     check(ember.matmul(a, b), a_np @ b_np, dtype)
     c, c_np = make(rng, (3, 301, 7), dtype, "contiguous")
     check(ember.matmul(b, c), b_np @ c_np, dtype)
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64])
+@pytest.mark.parametrize("kinds", [("contiguous", "transposed"), ("transposed", "broadcast")])
+@pytest.mark.parametrize("size", [3, 12])  # tiny products use a loop, larger ones BLAS
+def test_batched_products_per_batch(dtype, kinds, size) -> None:
+    rng = np.random.default_rng(11)
+    a, a_np = make(rng, (2, 3, size, size + 1), dtype, kinds[0])
+    b, b_np = make(rng, (3, size + 1, size - 1), dtype, kinds[1])
+    check(ember.matmul(a, b), np.matmul(a_np, b_np), dtype)
+    c, c_np = make(rng, (3, size - 1, size), dtype, kinds[0])
+    inp, inp_np = make(rng, (size + 1, size), dtype, kinds[1])
+    check(ember.baddbmm(inp, b, c, beta=0.5, alpha=2), 0.5 * inp_np + 2 * (b_np @ c_np), dtype)
 
 
 def test_matmul_empty_and_k_zero() -> None:
@@ -450,6 +463,38 @@ def test_errors(call, error, pattern) -> None:
         call()
 
 
+BAD_ARGUMENTS = [None, 2, 2.5, "x", [1.0, 2.0], np.ones((2, 2))]
+
+
+@given(bad=st.sampled_from(BAD_ARGUMENTS), position=st.integers(0, 2))
+def test_non_tensor_arguments_raise_type_errors_naming_the_op(bad, position) -> None:
+    m = ember.from_numpy(np.ones((2, 2)))
+    v = ember.from_numpy(np.ones(2))
+    calls = {
+        "matmul": (ember.matmul, [m, m]),
+        "mm": (ember.mm, [m, m]),
+        "bmm": (ember.bmm, [m, m]),
+        "mv": (ember.mv, [m, v]),
+        "dot": (ember.dot, [v, v]),
+        "vdot": (ember.vdot, [v, v]),
+        "outer": (ember.outer, [v, v]),
+        "addmm": (ember.addmm, [m, m, m]),
+        "addmv": (ember.addmv, [v, m, v]),
+        "baddbmm": (ember.baddbmm, [m, m, m]),
+        "tensordot": (ember.tensordot, [m, m]),
+    }
+    for name, (fn, args) in calls.items():
+        args = list(args)
+        args[position % len(args)] = bad
+        with pytest.raises(TypeError, match=rf"^\[{name}\]"):
+            fn(*args)
+    with pytest.raises(TypeError, match=r"^\[addmm\] argument 'beta'"):
+        ember.addmm(m, m, m, beta="x" if isinstance(bad, (int, float)) else bad)
+    if not isinstance(bad, np.ndarray):  # numpy arrays take over `@` through __rmatmul__
+        with pytest.raises(TypeError):
+            m @ bad  # Python's own "unsupported operand" error, like torch
+
+
 @pytest.mark.parametrize(
     ("shapes", "dims"),
     [
@@ -531,6 +576,30 @@ def test_einsum_matches_numpy(equation, shapes, dtype) -> None:
     expected = np.einsum(np_equation, *[x for _, x in pairs])
     check(ember.einsum(equation, *ops), np.asarray(expected), dtype)
     check(ember.einsum(equation, ops), np.asarray(expected), dtype)
+
+
+@st.composite
+def einsum_case(draw: st.DrawFn) -> tuple[str, list[tuple[int, ...]]]:
+    sizes = {c: draw(st.integers(0, 3)) for c in "abcde"}
+    terms = [
+        draw(st.lists(st.sampled_from("abcde"), max_size=3)) for _ in range(draw(st.integers(1, 3)))
+    ]
+    used = sorted({c for t in terms for c in t})
+    lhs = ",".join("".join(t) for t in terms)
+    shapes = [tuple(sizes[c] for c in t) for t in terms]
+    if draw(st.booleans()):
+        return lhs, shapes
+    out = draw(st.permutations(used))[: draw(st.integers(0, len(used)))]
+    return lhs + "->" + "".join(out), shapes
+
+
+@given(case=einsum_case(), kind=st.sampled_from(LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_einsum_random_equations(case, kind, seed) -> None:
+    equation, shapes = case
+    rng = np.random.default_rng(seed)
+    pairs = [make(rng, s, ember.float64, kind) for s in shapes]
+    expected = np.einsum(equation, *[x for _, x in pairs])
+    check(ember.einsum(equation, *[t for t, _ in pairs]), np.asarray(expected), ember.float64)
 
 
 def test_einsum_broadcasts_size_one_subscripts() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import pickle
 import sys
 import warnings
 from collections.abc import Iterator
@@ -195,6 +196,15 @@ def test_sum_dtypes_and_out() -> None:
     assert_close(ember.prod(x, (0, 1), keepdim=True), np.zeros((1, 1)), dtype=ember.float32)
     with pytest.raises(RuntimeError, match=r"\[sum\].*float32.*int64"):
         ember.sum(x, 0, out=E(np.zeros(3, dtype=np.int64)))
+    ints = E(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert_close(ember.mean(ints, 0, dtype=ember.float64), np.array([1.5, 2.5, 3.5]))
+    assert_close(ints.prod(1, dtype=ember.float32), np.array([0.0, 60.0]), dtype=ember.float32)
+    amax_out = E(np.zeros(2, dtype=np.float32))
+    assert ember.amax(x, 1, out=amax_out) is amax_out
+    assert amax_out.tolist() == [2.0, 5.0]
+    all_out = E(np.zeros(3, dtype=np.bool_))
+    assert ember.all(x, 0, out=all_out) is all_out
+    assert all_out.tolist() == [False, True, True]
 
 
 def test_empty_reductions() -> None:
@@ -323,6 +333,8 @@ def test_max_overloads() -> None:
     assert tuple(empty_rows.values.shape) == (0,)
     m = ember.max(x, 1)
     assert repr(m).startswith("max(values=")
+    restored = pickle.loads(pickle.dumps(ember.return_types.min(1, 2)))
+    assert type(restored) is ember.return_types.min and restored.indices == 2
 
 
 def test_max_errors() -> None:
@@ -626,3 +638,36 @@ def test_large_rows_parallel_paths() -> None:
         )
     assert ember.argmax(E(a)).item() == a.argmax()
     assert_close(ember.norm(E(a)), np.linalg.norm(a.astype(np.float64)), rtol=1e-5)
+
+
+def test_full_reductions_split_across_threads() -> None:
+    """One output over a long run: chunks reduced in parallel and merged in order."""
+    rng = np.random.default_rng(4)
+    a = (3.0 + rng.standard_normal(200_000)).astype(np.float32)
+    a[[10, 150_000]] = 9.0  # tied maxima in different chunks: the first wins
+    a[[5, 120_000]] = -9.0
+    x = E(a)
+    wide = a.astype(np.float64)
+    assert_close(ember.var(x), wide.var(ddof=1), rtol=1e-5)
+    v, m = ember.std_mean(x, correction=0)
+    assert_close(v, wide.std(), rtol=1e-5)
+    assert_close(m, wide.mean(), rtol=1e-5)
+    assert ember.argmax(x).item() == 10
+    assert ember.argmin(x).item() == 5
+    assert ember.max(x, 0).indices.item() == 10
+    assert_close(ember.norm(x, 3), (np.abs(wide) ** 3).sum() ** (1 / 3), rtol=1e-5)
+    assert_close(
+        ember.norm(x.half()), np.linalg.norm(a.astype(np.float16).astype(np.float64)), rtol=2e-3
+    )
+    z = a.copy()
+    z[::3] = 0
+    assert ember.count_nonzero(E(z)).item() == np.count_nonzero(z)
+    nan = a.copy()
+    nan[[120_000, 190_000]] = np.nan
+    assert ember.argmax(E(nan)).item() == 120_000
+    assert ember.argmin(E(nan)).item() == 120_000
+    assert math.isnan(ember.var(E(nan)).item())
+    # A transposed 2-d view: flattened indices follow the logical (row-major) order.
+    b = rng.standard_normal((400, 300)).T
+    assert ember.argmax(E(b)).item() == b.argmax()
+    assert ember.argmin(E(b)).item() == b.argmin()

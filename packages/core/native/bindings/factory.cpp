@@ -160,7 +160,7 @@ void def_size_fill(nb::module_& m, const char* name, SizeFill fn, const char* do
     const Tensor out = to_optional_tensor(out_h, name, "out");
     return finish(fn(varargs_size(size, name), resolve_dtype(dtype, out, default_dtype(), name)),
                   out_h, out);
-  }, arg("size"), arg("out") = nb::none(), arg("dtype") = nb::none(),
+  }, nb::arg("size"), arg("out") = nb::none(), arg("dtype") = nb::none(),
      arg("device") = nb::none(), arg("requires_grad") = false, doc);
 }
 
@@ -313,7 +313,7 @@ void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, doubl
                           resolve_dtype(dtype, out, default_dtype(), name), name);
     fill(result, a, b, to_generator(generator, name), name);
     return finish(result, out_h, out);
-  }, arg("size"), arg("generator") = nb::none(), arg("out") = nb::none(),
+  }, nb::arg("size"), arg("generator") = nb::none(), arg("out") = nb::none(),
      arg("dtype") = nb::none(), arg("device") = nb::none(),
      arg("requires_grad") = false, doc);
 }

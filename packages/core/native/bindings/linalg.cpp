@@ -12,6 +12,19 @@ Tensor tensor_arg(nb::handle h, const char* op, const char* arg) {
   return unwrap(h);
 }
 
+// beta/alpha: a Python number (or a one-element tensor), as torch's Scalar.
+double scalar_arg(nb::handle h, const char* op, const char* arg) {
+  if (is_tensor(h) && unwrap(h).numel() == 1) return item_double(unwrap(h), op);
+  EMBER_CHECK(PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr()), TypeError, "[", op, "] argument '",
+              arg, "' must be a number, not ", nb::type_name(h.type()).c_str());
+  const double v = PyFloat_AsDouble(h.ptr());
+  if (v == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw ValueError(str("[", op, "] argument '", arg, "' is too large for a float"));
+  }
+  return v;
+}
+
 Tensor out_arg(nb::handle out, const char* op) {
   if (out.is_none()) return Tensor();
   return tensor_arg(out, op, "out");
@@ -30,34 +43,36 @@ void def_pair(nb::module_& m, TensorClass& cls, const char* name, PairOp fn, con
     return result_or_out(fn(tensor_arg(input, name, "input"), tensor_arg(other, name, arg),
                             out_arg(out, name)),
                          out);
-  }, nb::arg("input"), nb::arg(arg), nb::kw_only(), nb::arg("out") = nb::none());
+  }, nb::arg("input").none(), nb::arg(arg).none(), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(name, [fn, name, method_arg](const Tensor& self, nb::handle other) {
     return wrap(fn(self, tensor_arg(other, name, method_arg), {}));
-  }, nb::arg(method_arg));
+  }, nb::arg(method_arg).none());
 }
 
 // ember.name(input, a1, a2, *, beta=1, alpha=1, out=None), Tensor.name and Tensor.name_.
 void def_add(nb::module_& m, TensorClass& cls, const char* name, const char* name_, AddOp fn,
              AddInPlaceOp fn_, const char* arg1, const char* arg2) {
-  m.def(name, [fn, name, arg1, arg2](nb::handle input, nb::handle x1, nb::handle x2, double beta,
-                                     double alpha, nb::handle out) {
+  m.def(name, [fn, name, arg1, arg2](nb::handle input, nb::handle x1, nb::handle x2,
+                                     nb::handle beta, nb::handle alpha, nb::handle out) {
     return result_or_out(fn(tensor_arg(input, name, "input"), tensor_arg(x1, name, arg1),
-                            tensor_arg(x2, name, arg2), beta, alpha, out_arg(out, name)),
+                            tensor_arg(x2, name, arg2), scalar_arg(beta, name, "beta"),
+                            scalar_arg(alpha, name, "alpha"), out_arg(out, name)),
                          out);
-  }, nb::arg("input"), nb::arg(arg1), nb::arg(arg2), nb::kw_only(), nb::arg("beta") = 1.0,
-     nb::arg("alpha") = 1.0, nb::arg("out") = nb::none());
+  }, nb::arg("input").none(), nb::arg(arg1).none(), nb::arg(arg2).none(), nb::kw_only(),
+     nb::arg("beta").none() = 1, nb::arg("alpha").none() = 1, nb::arg("out") = nb::none());
   cls.def(name, [fn, name, arg1, arg2](const Tensor& self, nb::handle x1, nb::handle x2,
-                                       double beta, double alpha) {
-    return wrap(fn(self, tensor_arg(x1, name, arg1), tensor_arg(x2, name, arg2), beta, alpha,
-                   {}));
-  }, nb::arg(arg1), nb::arg(arg2), nb::kw_only(), nb::arg("beta") = 1.0,
-     nb::arg("alpha") = 1.0);
+                                       nb::handle beta, nb::handle alpha) {
+    return wrap(fn(self, tensor_arg(x1, name, arg1), tensor_arg(x2, name, arg2),
+                   scalar_arg(beta, name, "beta"), scalar_arg(alpha, name, "alpha"), {}));
+  }, nb::arg(arg1).none(), nb::arg(arg2).none(), nb::kw_only(), nb::arg("beta").none() = 1,
+     nb::arg("alpha").none() = 1);
   cls.def(name_, [fn_, name_, arg1, arg2](nb::handle self, nb::handle x1, nb::handle x2,
-                                          double beta, double alpha) {
-    fn_(unwrap(self), tensor_arg(x1, name_, arg1), tensor_arg(x2, name_, arg2), beta, alpha);
+                                          nb::handle beta, nb::handle alpha) {
+    fn_(unwrap(self), tensor_arg(x1, name_, arg1), tensor_arg(x2, name_, arg2),
+        scalar_arg(beta, name_, "beta"), scalar_arg(alpha, name_, "alpha"));
     return nb::borrow(self);
-  }, nb::arg(arg1), nb::arg(arg2), nb::kw_only(), nb::arg("beta") = 1.0,
-     nb::arg("alpha") = 1.0);
+  }, nb::arg(arg1).none(), nb::arg(arg2).none(), nb::kw_only(), nb::arg("beta").none() = 1,
+     nb::arg("alpha").none() = 1);
 }
 
 Tensor tensordot_arg(const Tensor& a, const Tensor& b, nb::handle dims, const Tensor& out) {
@@ -90,18 +105,19 @@ void init_linalg(nb::module_& m, TensorClass& cls) {
   cls.def("__matmul__", [](nb::handle self, nb::handle other) -> nb::object {
     if (!is_tensor(other)) return nb::borrow(Py_NotImplemented);
     return wrap(matmul(unwrap(self), unwrap(other)));
-  });
+  }, nb::arg("other").none());
   cls.def("__rmatmul__", [](nb::handle self, nb::handle other) -> nb::object {
     if (!is_tensor(other)) return nb::borrow(Py_NotImplemented);
     return wrap(matmul(unwrap(other), unwrap(self)));
-  });
+  }, nb::arg("other").none());
 
   m.def("tensordot", [](nb::handle a, nb::handle b, nb::handle dims, nb::handle out) {
     return result_or_out(tensordot_arg(tensor_arg(a, "tensordot", "a"),
                                        tensor_arg(b, "tensordot", "b"), dims,
                                        out_arg(out, "tensordot")),
                          out);
-  }, nb::arg("a"), nb::arg("b"), nb::arg("dims") = 2, nb::arg("out") = nb::none());
+  }, nb::arg("a").none(), nb::arg("b").none(), nb::arg("dims").none() = 2,
+     nb::arg("out") = nb::none());
 
   // einsum(equation, *operands) or einsum(equation, [operands]).
   m.def("einsum", [](nb::handle equation, nb::args args) {
@@ -113,9 +129,11 @@ void init_linalg(nb::module_& m, TensorClass& cls) {
       seq = args[0];
     }
     std::vector<Tensor> operands;
-    for (nb::handle item : nb::iter(seq)) operands.push_back(tensor_arg(item, "einsum", "operands"));
+    for (nb::handle item : nb::iter(seq)) {
+      operands.push_back(tensor_arg(item, "einsum", "operands"));
+    }
     return wrap(einsum(nb::cast<std::string>(equation), operands));
-  }, nb::arg("equation"), nb::arg("operands"));
+  }, nb::arg("equation").none(), nb::arg("operands"));
 }
 
 }  // namespace ember::py

@@ -207,11 +207,14 @@ void def_scan(nb::module_& m, TensorClass& cls, const char* name, const char* in
 
 void init_reduce_dim(nb::module_& m, TensorClass& cls) {
   nb::module_ types = m.def_submodule("return_types", "Named tuples returned by ops.");
+  // Registered in sys.modules so that pickle can find the classes by their module name.
+  nb::object module_name = types.attr("__name__");
+  nb::module_::import_("sys").attr("modules")[module_name] = types;
   nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
   for (const bool is_max : {true, false}) {
     const char* name = is_max ? "max" : "min";
     nb::object t = namedtuple(name, nb::make_tuple("values", "indices"),
-                              nb::arg("module") = "ember.return_types");
+                              nb::arg("module") = module_name);
     types.attr(name) = t;
     g_return_type[is_max ? 0 : 1] = t.release();  // lives as long as the module
     def_min_max(m, cls, is_max);

@@ -1,11 +1,18 @@
 // OpenBLAS (scipy-openblas32) loaded on first use. Its symbols carry the `scipy_` prefix.
+//
+// OpenBLAS runs single-threaded: large products are split into row (or column) tiles that
+// ember's own pool hands out. OpenBLAS's threads spin at barriers, so on a busy machine one
+// descheduled thread stalls every product (measured here: 512^3 took 33 ms on 2 threads
+// against 5 ms on one), and spinning threads steal cores from ember's elementwise kernels.
 #include "ember/blas.h"
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "ember/errors.h"
+#include "ember/parallel.h"
 
 namespace ember {
 namespace {
@@ -28,7 +35,6 @@ struct Blas {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
   SetThreadsFn set_threads = nullptr;
-  int pending_threads = 0;
 };
 
 Blas& blas() {
@@ -53,7 +59,7 @@ Blas& loaded_blas() {
     b.set_threads =
         reinterpret_cast<SetThreadsFn>(dlsym(b.handle, "scipy_openblas_set_num_threads"));
     if (!b.sgemm || !b.dgemm) b.error = "scipy_cblas_sgemm/dgemm not found in " + b.path;
-    if (b.set_threads && b.pending_threads > 0) b.set_threads(b.pending_threads);
+    if (b.set_threads) b.set_threads(1);
   });
   EMBER_CHECK(b.error.empty(), RuntimeError, "[matmul] OpenBLAS could not be loaded: ", b.error);
   return b;
@@ -63,6 +69,39 @@ blasint to_blasint(int64_t v, const char* what) {
   EMBER_CHECK(v <= 0x7fffffff, ValueError, "[matmul] ", what, " ", v,
               " exceeds the 32-bit BLAS limit");
   return static_cast<blasint>(v);
+}
+
+// Products below this many multiply-adds run as one call: splitting costs more than it saves.
+constexpr int64_t kParallelGemmWork = int64_t{1} << 21;
+
+// Calls gemm(row0, rows, col0, cols) on tiles of C, in parallel for large products.
+template <typename Gemm>
+void tiled(int64_t m, int64_t n, int64_t k, Gemm gemm) {
+  const int64_t threads = get_num_threads();
+  const bool split_rows = m >= n;
+  const int64_t extent = split_rows ? m : n;
+  // Two tiles per thread balance the load when a thread is descheduled; each tile re-packs the
+  // other operand, so more would cost more than it gains.
+  const int64_t tiles = std::min<int64_t>(2 * threads, extent / 32);
+  if (threads == 1 || tiles < 2 || m * n * k < kParallelGemmWork || in_parallel_region()) {
+    gemm(0, m, 0, n);
+    return;
+  }
+  parallel_tasks(tiles, [&](int64_t t) {
+    const int64_t lo = extent * t / tiles, hi = extent * (t + 1) / tiles;
+    if (split_rows) gemm(lo, hi - lo, 0, n);
+    else gemm(0, m, lo, hi - lo);
+  });
+}
+
+// Offsets of a tile's first element of op(A) rows / op(B) columns in row-major storage.
+template <typename T>
+const T* rows_of(const T* a, bool trans, int64_t row0, int64_t ld) {
+  return trans ? a + row0 : a + row0 * ld;
+}
+template <typename T>
+const T* cols_of(const T* b, bool trans, int64_t col0, int64_t ld) {
+  return trans ? b + col0 * ld : b + col0;
 }
 
 }  // namespace
@@ -78,28 +117,40 @@ bool blas_available() {
   }
 }
 
-void blas_set_num_threads(int n) {
-  Blas& b = blas();
-  b.pending_threads = n;
-  if (b.set_threads) b.set_threads(n);
+void blas_set_num_threads(int) {
+  // Nothing to forward: OpenBLAS stays single-threaded and products use ember's pool.
 }
 
 void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                    int64_t ldc) {
-  loaded_blas().sgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
-                      to_blasint(m, "m"), to_blasint(n, "n"), to_blasint(k, "k"), alpha, a,
-                      to_blasint(lda, "lda"), b, to_blasint(ldb, "ldb"), beta, c,
-                      to_blasint(ldc, "ldc"));
+  const Blas& lib = loaded_blas();
+  to_blasint(m, "m");
+  to_blasint(n, "n");
+  to_blasint(k, "k");
+  tiled(m, n, k, [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+    lib.sgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+            static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
+            alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
+            cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta,
+            c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
+  });
 }
 
 void blas_gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                    const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                    double* c, int64_t ldc) {
-  loaded_blas().dgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
-                      to_blasint(m, "m"), to_blasint(n, "n"), to_blasint(k, "k"), alpha, a,
-                      to_blasint(lda, "lda"), b, to_blasint(ldb, "ldb"), beta, c,
-                      to_blasint(ldc, "ldc"));
+  const Blas& lib = loaded_blas();
+  to_blasint(m, "m");
+  to_blasint(n, "n");
+  to_blasint(k, "k");
+  tiled(m, n, k, [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+    lib.dgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+            static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
+            alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
+            cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta,
+            c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
+  });
 }
 
 }  // namespace ember

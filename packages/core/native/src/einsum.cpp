@@ -89,17 +89,17 @@ Tensor contract(const Tensor& left_in, const Tensor& right_in, const std::vector
     for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
     return out;
   };
-  const Tensor l3 = detail::reshape_local(
-      detail::permute_local(left, concat({&batch, &lo, &summed, &ro, &rest})), {nb, nl, ns});
-  const Tensor r3 = detail::reshape_local(
-      detail::permute_local(right, concat({&batch, &summed, &ro, &lo, &rest})), {nb, ns, nr});
+  const Tensor l3 =
+      reshape(permute(left, concat({&batch, &lo, &summed, &ro, &rest})), {nb, nl, ns});
+  const Tensor r3 =
+      reshape(permute(right, concat({&batch, &summed, &ro, &lo, &rest})), {nb, ns, nr});
   const Tensor prod = bmm(l3, r3);
   // Back to the canonical dims: the product is contiguous over (batch, lo, ro).
   Shape sizes(nd, 1), strides(nd, 0);
   int64_t stride = 1;
   const std::vector<int64_t> order = concat({&batch, &lo, &ro});
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    sizes[*it] = std::max(left.sizes()[*it], right.sizes()[*it]);
+    sizes[*it] = left.sizes()[*it] == 1 ? right.sizes()[*it] : left.sizes()[*it];
     strides[*it] = stride;
     stride *= sizes[*it];
   }
@@ -193,7 +193,10 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
     std::vector<int> label;
     for (size_t j = 0; j <= term.labels.size(); ++j) {
       if (static_cast<int>(j) == term.ellipsis_at) {
-        for (int64_t e = 0; e < n_ell; ++e) pos.push_back(ell_ndim - n_ell + e), label.push_back(-1);
+        for (int64_t e = 0; e < n_ell; ++e) {
+          pos.push_back(ell_ndim - n_ell + e);
+          label.push_back(-1);
+        }
       }
       if (j == term.labels.size()) break;
       pos.push_back(position[term.labels[j]]);

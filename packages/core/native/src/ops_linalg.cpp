@@ -12,25 +12,6 @@
 
 namespace ember {
 
-namespace detail {
-
-Tensor permute_local(const Tensor& t, const std::vector<int64_t>& perm) {
-  Shape sizes(perm.size()), strides(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) {
-    sizes[i] = t.sizes()[perm[i]];
-    strides[i] = t.strides()[perm[i]];
-  }
-  return t.as_strided(sizes, strides, t.offset());
-}
-
-Tensor reshape_local(const Tensor& t, const Shape& shape) {
-  if (shape == t.sizes()) return t;
-  const Tensor c = contiguous(t);
-  return c.as_strided(shape, contiguous_strides(shape), c.offset());
-}
-
-}  // namespace detail
-
 namespace {
 
 // How BLAS can read a rows x cols matrix with element strides (rs, cs): row-major as it is, or
@@ -159,7 +140,8 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
   const bool b_shared = std::all_of(b_off.begin(), b_off.end(), [](int64_t o) { return o == 0; });
   if (count > 1 && b_shared) {
     // (batch..., m, k) @ (k, n): one tall GEMM beats many small ones.
-    if (const int64_t rs = folded_row_stride(a, batch); rs > 0) {
+    const int64_t rs = count * m <= 0x7fffffff ? folded_row_stride(a, batch) : 0;
+    if (rs > 0) {
       call_gemm<T>(false, lb.trans, count * m, n, k, alpha, a.data<T>(), rs, b.data<T>(), lb.ld,
                    beta, c.data<T>(), n);
       return;
@@ -172,7 +154,7 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 }
 
 // Integers accumulate in their own width, unsigned so overflow is defined: the result wraps
-// exactly like torch's. Floats only come here when k == 0. b's rows are unit-stride (prepare).
+// exactly like torch's. Floats come here for k == 0 and for batches of tiny products.
 template <typename T>
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
                double alpha, double beta) {
@@ -233,12 +215,18 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& b
   });
 }
 
+// Products up to this many multiply-adds count as tiny (see gemm_batched).
+constexpr int64_t kTinyGemm = 512;
+
 // c[i] = alpha * a[i] @ b[i] + beta * c[i] for every batch entry i; a and b are broadcast views,
 // c is a fresh contiguous (batch..., m, n) tensor; all of one compute dtype.
 void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alpha, double beta) {
   if (c.numel() == 0) return;
   const Shape batch(c.sizes().begin(), c.sizes().end() - 2);
-  const bool blas = uses_blas(c.dtype()) && a.size(-1) > 0;
+  // Batches of tiny products skip BLAS: its per-call cost dwarfs a few multiply-adds.
+  const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
+  const bool tiny = c.numel() > m * n && m * n * k <= kTinyGemm;
+  const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
   visit_dtype(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
@@ -576,8 +564,8 @@ Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& d
   perm_b.insert(perm_b.end(), free_b.begin(), free_b.end());
   const Tensor a_exp = a.as_strided(a_sizes, a_strides, a.offset());
   const Tensor b_exp = b.as_strided(b_sizes, b_strides, b.offset());
-  const Tensor a2 = detail::reshape_local(detail::permute_local(a_exp, perm_a), {rows, contracted});
-  const Tensor b2 = detail::reshape_local(detail::permute_local(b_exp, perm_b), {contracted, cols});
+  const Tensor a2 = reshape(permute(a_exp, perm_a), {rows, contracted});
+  const Tensor b2 = reshape(permute(b_exp, perm_b), {contracted, cols});
   return product("tensordot", a2, b2, {}, result_shape, {}, 0, 1, out);
 }
 

@@ -13,20 +13,6 @@
 namespace ember {
 namespace {
 
-// Bitmask of reduced dims; an empty list reduces everything.
-std::vector<bool> reduced_dims(const Tensor& x, const Dims& dims, const char* op) {
-  const int64_t ndim = x.dim();
-  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
-  for (int64_t d : dims) {
-    const int64_t w = wrap_dim(d, ndim, op);
-    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
-                " appears multiple times in the list of dims");
-    mask[w] = true;
-  }
-  mask.resize(ndim);
-  return mask;
-}
-
 Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
   Shape shape = x.sizes();
   for (size_t d = 0; d < shape.size(); ++d) if (mask[d]) shape[d] = 1;
@@ -125,7 +111,7 @@ struct ReduceResult {
 
 ReduceResult reduce_into_accumulator(const char* name, ReduceOp op, const Tensor& x,
                                      const Dims& dims, ScalarType acc_dtype) {
-  const auto mask = reduced_dims(x, dims, name);
+  const auto mask = reduction_mask(x, dims, name);
   int64_t count = 1;
   for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) count *= x.sizes()[d];
   const Shape out_shape = keepdim_shape(x, mask);
@@ -185,7 +171,7 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
 
 Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
                const Tensor& out) {
-  const auto mask = reduced_dims(x, dims, name);
+  const auto mask = reduction_mask(x, dims, name);
   for (size_t d = 0; d < mask.size(); ++d) {
     EMBER_CHECK(!mask[d] || x.sizes()[d] != 0, IndexError, "[", name,
                 "] expected reduction dim ", d, " to have non-zero size (input shape ",
@@ -210,6 +196,20 @@ Tensor logical(const char* name, ReduceOp op, const Tensor& x, const Dims& dims,
 }
 
 }  // namespace
+
+// Bitmask of reduced dims; an empty list reduces everything.
+std::vector<bool> reduction_mask(const Tensor& x, const Dims& dims, const char* op) {
+  const int64_t ndim = x.dim();
+  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, ndim, op);
+    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
+                " appears multiple times in the list of dims");
+    mask[w] = true;
+  }
+  mask.resize(ndim);
+  return mask;
+}
 
 Tensor sum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
            const Tensor& out) {

@@ -15,19 +15,6 @@ namespace {
 
 using rows::RowParams;
 
-std::vector<bool> reduced_mask(const Tensor& x, const Dims& dims, const char* op) {
-  const int64_t ndim = x.dim();
-  std::vector<bool> mask(std::max<int64_t>(ndim, 1), dims.empty());
-  for (int64_t d : dims) {
-    const int64_t w = wrap_dim(d, ndim, op);
-    EMBER_CHECK(!mask[w], RuntimeError, "[", op, "] dim ", w,
-                " appears multiple times in the list of dims");
-    mask[w] = true;
-  }
-  mask.resize(ndim);
-  return mask;
-}
-
 // The input seen as rows: `input` has the kept dims only; each of its positions owns a run of
 // `len` elements `stride` apart.
 struct Rows {
@@ -86,9 +73,29 @@ Rows make_rows(const Tensor& x, const std::vector<bool>& mask, bool logical_orde
   return r;
 }
 
-// Runs `loop` with outputs `outs` (shaped like rows.input) over every position.
-void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs, Loop1d loop,
-              RowParams params) {
+// An op's loop over output positions, and over one long run split across threads.
+struct RowKernel {
+  Loop1d rows = nullptr;
+  rows::FullLoop full = nullptr;
+};
+
+template <typename T, typename Op>
+RowKernel kernel_of() {
+  return {&rows::reduce_loop<T, Op>, &rows::reduce_full<T, Op>};
+}
+
+// Runs `kernel` with outputs `outs` (shaped like rows.input) over every position.
+void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs,
+              RowKernel kernel, RowParams params) {
+  params.len = rows.len;
+  params.in_stride = rows.stride * rows.input.element_size();
+  // A single output: the iterator has nothing to split, so split the run itself.
+  if (rows.input.numel() == 1 && rows.len >= 2 * kParallelGrain && get_num_threads() > 1) {
+    char* data[kMaxOperands] = {};
+    for (size_t i = 0; i < outs.size(); ++i) data[i] = outs[i].data_bytes();
+    kernel.full(data, rows.input.data_bytes(), params);
+    return;
+  }
   IterConfig config;
   config.has_compute_dtype = true;
   config.compute_dtype = rows.input.dtype();
@@ -99,10 +106,9 @@ void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs,
   for (const Tensor& out : outs) iter.add_output(out);
   iter.add_input(rows.input);
   iter.build();
-  params.len = rows.len;
-  params.in_stride = rows.stride * rows.input.element_size();
   // Each position costs `len` steps: keep about kParallelGrain steps per thread chunk.
-  iter.for_each(loop, &params, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rows.len, 1)));
+  iter.for_each(kernel.rows, &params,
+                std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rows.len, 1)));
 }
 
 // The output shaped as with keepdim=True (reduced dims as size 1); `t` is contiguous.
@@ -111,6 +117,24 @@ Tensor keep_dims(const Tensor& t, const std::vector<bool>& mask) {
   size_t k = 0;
   for (bool reduced : mask) sizes.push_back(reduced ? 1 : t.sizes()[k++]);
   return t.as_strided(sizes, contiguous_strides(sizes), t.offset());
+}
+
+// Removes the (size-1) reduced dims of a keepdim-shaped result, keeping its strides.
+Tensor drop_dims(const Tensor& t, const std::vector<bool>& mask) {
+  Shape sizes, strides;
+  for (size_t d = 0; d < mask.size(); ++d) {
+    if (mask[d]) continue;
+    sizes.push_back(t.sizes()[d]);
+    strides.push_back(t.strides()[d]);
+  }
+  return t.as_strided(sizes, strides, t.offset());
+}
+
+// (elements per reduced run, number of output positions).
+std::pair<int64_t, int64_t> reduced_extent(const Tensor& x, const std::vector<bool>& mask) {
+  int64_t len = 1, positions = 1;
+  for (size_t d = 0; d < mask.size(); ++d) (mask[d] ? len : positions) *= x.sizes()[d];
+  return {len, positions};
 }
 
 Tensor maybe_keep(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
@@ -136,20 +160,10 @@ Tensor deliver(const Tensor& result, const Tensor& out, const char* op) {
 }
 
 template <template <typename> class Op>
-Loop1d reduce_loop_for(ScalarType t) {
-  return visit_dtype(t, [](auto tag) -> Loop1d {
+RowKernel kernel_for(ScalarType t) {
+  return visit_dtype(t, [](auto tag) -> RowKernel {
     using T = typename decltype(tag)::type;
-    return &rows::reduce_loop<T, Op<T>>;
-  });
-}
-
-// Loops for float-only ops; other dtypes never reach them (the front-ends check first).
-template <template <typename> class Op>
-Loop1d float_loop(ScalarType t) {
-  return visit_dtype(t, [](auto tag) -> Loop1d {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<compute_t<T>>) return &rows::reduce_loop<T, Op<T>>;
-    else return nullptr;
+    return kernel_of<T, Op<T>>();
   });
 }
 
@@ -171,14 +185,14 @@ std::pair<Tensor, Tensor> extreme_dim(const char* op, bool is_max, bool values, 
   const Rows rows = make_rows(x, mask, true);
   Tensor vals = Tensor::empty(rows.input.sizes(), x.dtype());
   Tensor idx = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
-  Loop1d loop = nullptr;
+  RowKernel loop;
   if (values) {
-    loop = is_max ? reduce_loop_for<Extreme<true, true>::Op>(x.dtype())
-                  : reduce_loop_for<Extreme<false, true>::Op>(x.dtype());
+    loop = is_max ? kernel_for<Extreme<true, true>::Op>(x.dtype())
+                  : kernel_for<Extreme<false, true>::Op>(x.dtype());
     run_rows(op, rows, {vals, idx}, loop, {});
   } else {
-    loop = is_max ? reduce_loop_for<Extreme<true, false>::Op>(x.dtype())
-                  : reduce_loop_for<Extreme<false, false>::Op>(x.dtype());
+    loop = is_max ? kernel_for<Extreme<true, false>::Op>(x.dtype())
+                  : kernel_for<Extreme<false, false>::Op>(x.dtype());
     run_rows(op, rows, {idx}, loop, {});
   }
   return {maybe_keep(vals, mask, keepdim), maybe_keep(idx, mask, keepdim)};
@@ -196,37 +210,31 @@ Tensor arg_extreme(const char* op, bool is_max, const Tensor& x, std::optional<i
   const std::vector<bool> mask(x.dim(), true);
   const Rows rows = make_rows(x, mask, true);
   Tensor idx = Tensor::empty({}, ScalarType::Int64);
-  const Loop1d loop = is_max ? reduce_loop_for<Extreme<true, false>::Op>(x.dtype())
-                             : reduce_loop_for<Extreme<false, false>::Op>(x.dtype());
+  const RowKernel loop = is_max ? kernel_for<Extreme<true, false>::Op>(x.dtype())
+                                : kernel_for<Extreme<false, false>::Op>(x.dtype());
   run_rows(op, rows, {idx}, loop, {});
   return maybe_keep(idx, mask, keepdim);
 }
-
-template <int kMode>
-struct Var {
-  template <typename T>
-  using Op = rows::VarOp<T, kMode>;
-};
 
 // var/std (mode 0/1) and var_mean/std_mean (2/3): returns (statistic, mean or undefined).
 std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, const Dims& dims,
                                    double correction, bool keepdim) {
   EMBER_CHECK(is_floating(x.dtype()), RuntimeError, "[", op,
               "] std and var only support floating point dtypes, got ", dtype_name(x.dtype()));
-  const auto mask = reduced_mask(x, dims, op);
+  const auto mask = reduction_mask(x, dims, op);
   const Rows rows = make_rows(x, mask, false);
   Tensor stat = Tensor::empty(rows.input.sizes(), x.dtype());
   Tensor mean = mode >= 2 ? Tensor::empty(rows.input.sizes(), x.dtype()) : Tensor();
   RowParams params;
   params.p = correction;
-  const Loop1d loop = visit_dtype(x.dtype(), [mode](auto tag) -> Loop1d {
+  const RowKernel loop = visit_dtype(x.dtype(), [mode](auto tag) -> RowKernel {
     using T = typename decltype(tag)::type;
-    if constexpr (!std::is_floating_point_v<compute_t<T>>) return nullptr;
+    if constexpr (!std::is_floating_point_v<compute_t<T>>) return {};
     else switch (mode) {
-      case 0: return &rows::reduce_loop<T, rows::VarOp<T, 0>>;
-      case 1: return &rows::reduce_loop<T, rows::VarOp<T, 1>>;
-      case 2: return &rows::reduce_loop<T, rows::VarOp<T, 2>>;
-      default: return &rows::reduce_loop<T, rows::VarOp<T, 3>>;
+      case 0: return kernel_of<T, rows::VarOp<T, 0>>();
+      case 1: return kernel_of<T, rows::VarOp<T, 1>>();
+      case 2: return kernel_of<T, rows::VarOp<T, 2>>();
+      default: return kernel_of<T, rows::VarOp<T, 3>>();
     }
   });
   if (mode >= 2) run_rows(op, rows, {stat, mean}, loop, params);
@@ -332,14 +340,35 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& x, const Dims& dims, double cor
   return var_like("std_mean", 3, x, dims, correction, keepdim);
 }
 
+// Composite, as torch: max-shifted so exp never overflows; infinite maxima shift by 0 so that
+// all -inf gives -inf and +inf gives +inf (not NaN). Measured ~2.5x faster than a fused row
+// loop here, since exp and sum use the vectorized per-ISA kernels.
 Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tensor& out_arg) {
   // Integers are promoted to the default float dtype, like torch.
   const Tensor x = is_floating(x_in.dtype()) ? x_in : to_dtype(x_in, default_dtype());
-  const auto mask = reduced_mask(x, dims, "logsumexp");
-  const Rows rows = make_rows(x, mask, false);
-  Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
-  run_rows("logsumexp", rows, {out}, float_loop<rows::LogSumExpOp>(x.dtype()), {});
-  return deliver(maybe_keep(out, mask, keepdim), out_arg, "logsumexp");
+  const auto mask = reduction_mask(x, dims, "logsumexp");
+  const auto [len, positions] = reduced_extent(x, mask);
+  Tensor result;
+  if (len == 0 || positions == 0) {
+    Shape sizes = x.sizes();
+    for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) sizes[d] = 1;
+    result = Tensor::empty(sizes, x.dtype());
+    // NOTE: not fill_: copy_ from a 0-d source does not broadcast yet (reported to the lead).
+    visit_dtype(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point_v<compute_t<T>>) {
+        std::fill_n(result.data<T>(), result.numel(),
+                    static_cast<T>(-std::numeric_limits<compute_t<T>>::infinity()));
+      }
+    });
+  } else {
+    Tensor shift = amax(x, dims, true);
+    shift = where(predicate(PredicateOp::IsInf, shift), Tensor::scalar(0.0, x.dtype(), true),
+                  shift);
+    const Tensor sum_exp = sum(unary(UnaryOp::Exp, binary(BinaryOp::Sub, x, shift)), dims, true);
+    result = binary(BinaryOp::Add, unary(UnaryOp::Log, sum_exp), shift);
+  }
+  return deliver(keepdim ? result : drop_dims(result, mask), out_arg, "logsumexp");
 }
 
 Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
@@ -355,35 +384,44 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
                 dtype_name(*dtype), ")");
   }
   const Tensor x = dtype ? to_dtype(x_in, *dtype) : x_in;
-  const auto mask = reduced_mask(x, dims, "norm");
-  const Rows rows = make_rows(x, mask, false);
-  Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
+  const auto mask = reduction_mask(x, dims, "norm");
+  const auto [len, positions] = reduced_extent(x, mask);
   // max/min norms and negative orders have no identity on an empty run.
-  EMBER_CHECK(!(rows.len == 0 && out.numel() > 0 && (p < 0 || std::isinf(p))), RuntimeError,
+  EMBER_CHECK(!(len == 0 && positions > 0 && (p < 0 || std::isinf(p))), RuntimeError,
               "[norm] cannot compute the ", p, " norm on an empty reduction (input shape ",
               x.sizes(), ") because the operation does not have an identity");
+  // max/min norms of float32/float64: abs + amax/amin use the vectorized per-ISA kernels,
+  // ~1.3x faster than the row loop (measured); sums of powers stay in the row loop, whose
+  // lanes beat mul + sum by 5x.
+  const bool wide = x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64;
+  if (wide && std::isinf(p) && len > 0 && positions > 0) {
+    const Tensor a = unary(UnaryOp::Abs, x);
+    return deliver(p > 0 ? amax(a, dims, keepdim) : amin(a, dims, keepdim), out_arg, "norm");
+  }
+  const Rows rows = make_rows(x, mask, false);
+  Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
   RowParams params;
   params.p = p;
   using rows::NormKind;
-  const Loop1d loop = visit_dtype(x.dtype(), [p](auto tag) -> Loop1d {
+  const RowKernel loop = visit_dtype(x.dtype(), [p](auto tag) -> RowKernel {
     using T = typename decltype(tag)::type;
-    if constexpr (!std::is_floating_point_v<compute_t<T>>) return nullptr;
-    else if (p == 2) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Two>>;
-    else if (p == 1) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::One>>;
-    else if (p == 0) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Zero>>;
-    else if (std::isinf(p) && p > 0) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::Inf>>;
-    else if (std::isinf(p)) return &rows::reduce_loop<T, rows::NormOp<T, NormKind::NegInf>>;
-    else return &rows::general_norm_loop<T>;
+    if constexpr (!std::is_floating_point_v<compute_t<T>>) return {};
+    else if (p == 2) return kernel_of<T, rows::NormOp<T, NormKind::Two>>();
+    else if (p == 1) return kernel_of<T, rows::NormOp<T, NormKind::One>>();
+    else if (p == 0) return kernel_of<T, rows::NormOp<T, NormKind::Zero>>();
+    else if (std::isinf(p) && p > 0) return kernel_of<T, rows::NormOp<T, NormKind::Inf>>();
+    else if (std::isinf(p)) return kernel_of<T, rows::NormOp<T, NormKind::NegInf>>();
+    else return kernel_of<T, rows::NormOp<T, NormKind::General>>();
   });
   run_rows("norm", rows, {out}, loop, params);
   return deliver(maybe_keep(out, mask, keepdim), out_arg, "norm");
 }
 
 Tensor count_nonzero(const Tensor& x, const Dims& dims) {
-  const auto mask = reduced_mask(x, dims, "count_nonzero");
+  const auto mask = reduction_mask(x, dims, "count_nonzero");
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
-  run_rows("count_nonzero", rows, {out}, reduce_loop_for<rows::CountNonzeroOp>(x.dtype()), {});
+  run_rows("count_nonzero", rows, {out}, kernel_for<rows::CountNonzeroOp>(x.dtype()), {});
   return out;
 }
 

@@ -185,4 +185,13 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
   pool().run(chunks, task);
 }
 
+void parallel_tasks(int64_t n, FunctionRef<void(int64_t)> fn) {
+  if (n <= 0) return;
+  if (n == 1 || in_parallel_region() || get_num_threads() == 1) {
+    for (int64_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  pool().run(n, fn);
+}
+
 }  // namespace ember

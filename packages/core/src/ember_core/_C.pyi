@@ -467,7 +467,11 @@ class TensorBase:
     def __setitem__(self, index: object | None, value: object | None) -> None: ...
     def __iter__(self) -> Iterator: ...
     def uniform_(
-        self, from_: object = 0.0, to: object = 1.0, *, generator: object | None = None
+        self,
+        from_: object | None = 0.0,
+        to: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with samples uniform in [from, to).
@@ -483,7 +487,11 @@ class TensorBase:
         """
 
     def normal_(
-        self, mean: object = 0.0, std: object = 1.0, *, generator: object | None = None
+        self,
+        mean: object | None = 0.0,
+        std: object | None = 1.0,
+        *,
+        generator: object | None = None,
     ) -> object:
         """
         Fills self with normal samples.
@@ -519,7 +527,7 @@ class TensorBase:
             True
         """
 
-    def bernoulli_(self, p: object = 0.5, *, generator: object | None = None) -> object:
+    def bernoulli_(self, p: object | None = 0.5, *, generator: object | None = None) -> object:
         """
         Fills self with 1 with probability p, else 0.
 
@@ -532,7 +540,9 @@ class TensorBase:
             [1.0, 1.0]
         """
 
-    def exponential_(self, lambd: object = 1.0, *, generator: object | None = None) -> object:
+    def exponential_(
+        self, lambd: object | None = 1.0, *, generator: object | None = None
+    ) -> object:
         """
         Fills self with samples of the exponential distribution with rate lambd.
 
@@ -557,34 +567,64 @@ class TensorBase:
             [1.0, 1.0]
         """
 
-    def matmul(self, other: object) -> object: ...
-    def mm(self, mat2: object) -> object: ...
-    def bmm(self, mat2: object) -> object: ...
-    def mv(self, vec: object) -> object: ...
-    def dot(self, tensor: object) -> object: ...
-    def vdot(self, other: object) -> object: ...
-    def outer(self, vec2: object) -> object: ...
-    def ger(self, vec2: object) -> object: ...
+    def matmul(self, other: object | None) -> object: ...
+    def mm(self, mat2: object | None) -> object: ...
+    def bmm(self, mat2: object | None) -> object: ...
+    def mv(self, vec: object | None) -> object: ...
+    def dot(self, tensor: object | None) -> object: ...
+    def vdot(self, other: object | None) -> object: ...
+    def outer(self, vec2: object | None) -> object: ...
+    def ger(self, vec2: object | None) -> object: ...
     def addmm(
-        self, mat1: object, mat2: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        mat1: object | None,
+        mat2: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
     def addmm_(
-        self, mat1: object, mat2: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        mat1: object | None,
+        mat2: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
     def addmv(
-        self, mat: object, vec: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        mat: object | None,
+        vec: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
     def addmv_(
-        self, mat: object, vec: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        mat: object | None,
+        vec: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
     def baddbmm(
-        self, batch1: object, batch2: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        batch1: object | None,
+        batch2: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
     def baddbmm_(
-        self, batch1: object, batch2: object, *, beta: float = 1.0, alpha: float = 1.0
+        self,
+        batch1: object | None,
+        batch2: object | None,
+        *,
+        beta: object | None = 1,
+        alpha: object | None = 1,
     ) -> object: ...
-    def __matmul__(self, arg: object, /) -> object: ...
-    def __rmatmul__(self, arg: object, /) -> object: ...
+    def __matmul__(self, other: object | None) -> object: ...
+    def __rmatmul__(self, other: object | None) -> object: ...
     def numpy(self, *, force: builtins.bool = False) -> object: ...
     def __array__(self, dtype: object | None = None, *, copy: object | None = None) -> object: ...
 
@@ -868,44 +908,56 @@ def cumsum(
 def cumprod(
     input: object, dim: object | None, *, dtype: object | None = None, out: object | None = None
 ) -> object: ...
-def reshape(input: TensorBase, shape: object) -> object: ...
-def permute(input: TensorBase, dims: object) -> object: ...
-def transpose(input: TensorBase, dim0: object, dim1: object) -> object: ...
-def swapaxes(input: TensorBase, axis0: object, axis1: object) -> object: ...
-def swapdims(input: TensorBase, dim0: object, dim1: object) -> object: ...
-def t(input: TensorBase) -> object: ...
-def adjoint(input: TensorBase) -> object: ...
-def squeeze(input: TensorBase, dim: object | None = None) -> object: ...
-def unsqueeze(input: TensorBase, dim: object) -> object: ...
-def flatten(input: TensorBase, start_dim: object = 0, end_dim: object = -1) -> object: ...
-def unflatten(input: TensorBase, dim: object, sizes: object) -> object: ...
-def narrow(input: TensorBase, dim: object, start: object, length: object) -> object: ...
-def select(input: TensorBase, dim: object, index: object) -> object: ...
-def unbind(input: TensorBase, dim: object = 0) -> object: ...
-def movedim(input: TensorBase, source: object, destination: object) -> object: ...
-def moveaxis(input: TensorBase, source: object, destination: object) -> object: ...
+def reshape(input: object | None, shape: object) -> object: ...
+def permute(input: object | None, dims: object) -> object: ...
+def transpose(input: object | None, dim0: object, dim1: object) -> object: ...
+def swapaxes(input: object | None, axis0: object, axis1: object) -> object: ...
+def swapdims(input: object | None, dim0: object, dim1: object) -> object: ...
+def t(input: object | None) -> object: ...
+def adjoint(input: object | None) -> object: ...
+def squeeze(input: object | None, dim: object | None = None) -> object: ...
+def unsqueeze(input: object | None, dim: object) -> object: ...
+def flatten(input: object | None, start_dim: object = 0, end_dim: object = -1) -> object: ...
+def unflatten(input: object | None, dim: object, sizes: object) -> object: ...
+def narrow(input: object | None, dim: object, start: object, length: object) -> object: ...
+def select(input: object | None, dim: object, index: object) -> object: ...
+def unbind(input: object | None, dim: object = 0) -> object: ...
+def movedim(input: object | None, source: object, destination: object) -> object: ...
+def moveaxis(input: object | None, source: object, destination: object) -> object: ...
 def diagonal(
-    input: TensorBase, offset: object = 0, dim1: object = 0, dim2: object = 1
+    input: object | None, offset: object = 0, dim1: object = 0, dim2: object = 1
 ) -> object: ...
 def cat(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
 def concat(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
 def concatenate(
-    tensors: object, dim: object = 0, *, axis: object | None = None, out: object | None = None
+    tensors: object | None,
+    dim: object = 0,
+    *,
+    axis: object | None = None,
+    out: object | None = None,
 ) -> object: ...
-def stack(tensors: object, dim: object = 0, *, out: object | None = None) -> object: ...
-def split(tensor: TensorBase, split_size_or_sections: object, dim: object = 0) -> object: ...
-def split_with_sizes(input: TensorBase, split_sizes: object, dim: object = 0) -> object: ...
-def chunk(input: TensorBase, chunks: object, dim: object = 0) -> object: ...
+def stack(tensors: object | None, dim: object = 0, *, out: object | None = None) -> object: ...
+def split(tensor: object | None, split_size_or_sections: object, dim: object = 0) -> object: ...
+def split_with_sizes(input: object | None, split_sizes: object, dim: object = 0) -> object: ...
+def chunk(input: object | None, chunks: object, dim: object = 0) -> object: ...
 def empty(
     *size,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor of the given size.
@@ -924,7 +976,7 @@ def zeros(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 0.
@@ -943,7 +995,7 @@ def ones(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor filled with 1.
@@ -958,11 +1010,11 @@ def ones(
     """
 
 def empty_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     An uninitialized tensor with input's shape, layout and dtype (unless dtype=).
@@ -977,11 +1029,11 @@ def empty_like(
     """
 
 def zeros_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of zeros shaped like input.
@@ -996,11 +1048,11 @@ def zeros_like(
     """
 
 def ones_like(
-    input: TensorBase,
+    input: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor of ones shaped like input.
@@ -1015,13 +1067,13 @@ def ones_like(
     """
 
 def full(
-    size: object,
-    fill_value: object,
+    size: object | None,
+    fill_value: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns a tensor of the given size filled with fill_value.
@@ -1037,12 +1089,12 @@ def full(
     """
 
 def full_like(
-    input: TensorBase,
-    fill_value: object,
+    input: object | None,
+    fill_value: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A tensor shaped like input, filled with fill_value (input's dtype unless dtype=).
@@ -1058,12 +1110,12 @@ def full_like(
     """
 
 def empty_strided(
-    size: object,
-    stride: object,
+    size: object | None,
+    stride: object | None,
     *,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Returns an uninitialized tensor with the given size and strides (in elements).
@@ -1081,12 +1133,12 @@ def empty_strided(
 def arange(
     start: object | None = None,
     end: object | None = None,
-    step: object = 1,
+    step: object | None = 1,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Values from start to end (exclusive) by step; ceil((end - start) / step) of them.
@@ -1103,14 +1155,14 @@ def arange(
     """
 
 def linspace(
-    start: object,
-    end: object,
-    steps: object,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values evenly spaced from start to end, both included.
@@ -1127,15 +1179,15 @@ def linspace(
     """
 
 def logspace(
-    start: object,
-    end: object,
-    steps: object,
-    base: object = 10.0,
+    start: object | None,
+    end: object | None,
+    steps: object | None,
+    base: object | None = 10.0,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     steps values base ** x for x evenly spaced from start to end.
@@ -1153,13 +1205,13 @@ def logspace(
     """
 
 def eye(
-    n: object,
+    n: object | None,
     m: object | None = None,
     *,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A 2-D tensor with ones on the diagonal and zeros elsewhere.
@@ -1177,18 +1229,18 @@ def eye(
 class Generator:
     """A Philox4x32-10 random stream: a seed and a counter (torch.Generator)."""
 
-    def __init__(self, device: object = "cpu") -> None: ...
-    def manual_seed(self, seed: object) -> object: ...
+    def __init__(self, device: object | None = "cpu") -> None: ...
+    def manual_seed(self, seed: object | None) -> object: ...
     def seed(self) -> int: ...
     def initial_seed(self) -> int: ...
     def get_state(self) -> object: ...
-    def set_state(self, new_state: object) -> object: ...
+    def set_state(self, new_state: object | None) -> object: ...
     @property
     def device(self) -> str: ...
 
 default_generator: Generator = ...
 
-def manual_seed(seed: object) -> object:
+def manual_seed(seed: object | None) -> object:
     """
     Seeds the default generator; returns ember.default_generator.
 
@@ -1228,7 +1280,7 @@ def get_rng_state() -> object:
         ember.Size([16])
     """
 
-def set_rng_state(new_state: object) -> None:
+def set_rng_state(new_state: object | None) -> None:
     """
     Restores the default generator's state from get_rng_state().
 
@@ -1246,7 +1298,7 @@ def rand(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples uniform in [0, 1) of the given size.
@@ -1268,7 +1320,7 @@ def randn(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Samples from the standard normal distribution.
@@ -1284,12 +1336,12 @@ def randn(
     """
 
 def rand_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     rand with input's shape, dtype and layout.
@@ -1305,12 +1357,12 @@ def rand_like(
     """
 
 def randn_like(
-    input: TensorBase,
+    input: object | None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randn with input's shape, dtype and layout.
@@ -1334,7 +1386,7 @@ def randint(
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Integers uniform in [low, high): randint(high, size) or randint(low, high, size).
@@ -1353,14 +1405,14 @@ def randint(
     """
 
 def randint_like(
-    input: TensorBase,
-    low: object,
+    input: object | None,
+    low: object | None,
     high: object | None = None,
     *,
     generator: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     randint with input's shape and dtype: randint_like(input, high) or (input, low, high).
@@ -1377,13 +1429,13 @@ def randint_like(
     """
 
 def randperm(
-    n: object,
+    n: object | None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     A random permutation of 0 .. n - 1.
@@ -1399,15 +1451,15 @@ def randperm(
     """
 
 def normal(
-    mean: object,
-    std: object = 1.0,
+    mean: object | None,
+    std: object | None = 1.0,
     size: object | None = None,
     *,
     generator: object | None = None,
     out: object | None = None,
     dtype: object | None = None,
     device: object | None = None,
-    requires_grad: builtins.bool = False,
+    requires_grad: object | None = False,
 ) -> object:
     """
     Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).
@@ -1425,7 +1477,7 @@ def normal(
     """
 
 def bernoulli(
-    input: TensorBase,
+    input: object | None,
     p: object | None = None,
     *,
     generator: object | None = None,
@@ -1445,43 +1497,45 @@ def bernoulli(
         [1.0, 1.0]
     """
 
-def matmul(input: object, other: object, *, out: object | None = None) -> object: ...
-def mm(input: object, mat2: object, *, out: object | None = None) -> object: ...
-def bmm(input: object, mat2: object, *, out: object | None = None) -> object: ...
-def mv(input: object, vec: object, *, out: object | None = None) -> object: ...
-def dot(input: object, tensor: object, *, out: object | None = None) -> object: ...
-def vdot(input: object, other: object, *, out: object | None = None) -> object: ...
-def outer(input: object, vec2: object, *, out: object | None = None) -> object: ...
-def ger(input: object, vec2: object, *, out: object | None = None) -> object: ...
+def matmul(input: object | None, other: object | None, *, out: object | None = None) -> object: ...
+def mm(input: object | None, mat2: object | None, *, out: object | None = None) -> object: ...
+def bmm(input: object | None, mat2: object | None, *, out: object | None = None) -> object: ...
+def mv(input: object | None, vec: object | None, *, out: object | None = None) -> object: ...
+def dot(input: object | None, tensor: object | None, *, out: object | None = None) -> object: ...
+def vdot(input: object | None, other: object | None, *, out: object | None = None) -> object: ...
+def outer(input: object | None, vec2: object | None, *, out: object | None = None) -> object: ...
+def ger(input: object | None, vec2: object | None, *, out: object | None = None) -> object: ...
 def addmm(
-    input: object,
-    mat1: object,
-    mat2: object,
+    input: object | None,
+    mat1: object | None,
+    mat2: object | None,
     *,
-    beta: float = 1.0,
-    alpha: float = 1.0,
+    beta: object | None = 1,
+    alpha: object | None = 1,
     out: object | None = None,
 ) -> object: ...
 def addmv(
-    input: object,
-    mat: object,
-    vec: object,
+    input: object | None,
+    mat: object | None,
+    vec: object | None,
     *,
-    beta: float = 1.0,
-    alpha: float = 1.0,
+    beta: object | None = 1,
+    alpha: object | None = 1,
     out: object | None = None,
 ) -> object: ...
 def baddbmm(
-    input: object,
-    batch1: object,
-    batch2: object,
+    input: object | None,
+    batch1: object | None,
+    batch2: object | None,
     *,
-    beta: float = 1.0,
-    alpha: float = 1.0,
+    beta: object | None = 1,
+    alpha: object | None = 1,
     out: object | None = None,
 ) -> object: ...
-def tensordot(a: object, b: object, dims: object = 2, out: object | None = None) -> object: ...
-def einsum(equation: object, *operands) -> object: ...
+def tensordot(
+    a: object | None, b: object | None, dims: object | None = 2, out: object | None = None
+) -> object: ...
+def einsum(equation: object | None, *operands) -> object: ...
 def from_numpy(ndarray: object) -> object:
     """A tensor sharing memory with a NumPy array (no copy)."""
 

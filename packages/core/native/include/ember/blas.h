@@ -1,4 +1,4 @@
-// GEMM through OpenBLAS from the scipy-openblas32 wheel. The library is located by Python at
+// GEMM through OpenBLAS from the scipy-openblas32 wheel, split across ember's thread pool. The library is located by Python at
 // import (its path handed over with set_blas_library_path) and dlopen'ed on first use, so
 // `import ember` does not pay for loading it.
 #pragma once
@@ -10,7 +10,8 @@ namespace ember {
 
 void set_blas_library_path(const std::string& path);
 bool blas_available();
-void blas_set_num_threads(int n);  // no-op until the library is loaded; remembered for then
+// Kept for symmetry with set_num_threads: OpenBLAS always runs single-threaded (blas.cpp says why).
+void blas_set_num_threads(int n);
 
 // Row-major C = alpha * op(A) @ op(B) + beta * C; lda/ldb/ldc are row strides in elements.
 void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,

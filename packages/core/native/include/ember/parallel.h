@@ -43,6 +43,10 @@ class FunctionRef<R(Args...)> {
 void parallel_for(int64_t begin, int64_t end, int64_t grain,
                   FunctionRef<void(int64_t, int64_t)> fn);
 
+// Runs fn(0) ... fn(n - 1) on the pool, each task claimed by whichever thread is free, so a
+// worker that the OS deschedules does not hold up the others (coarse tasks such as GEMM tiles).
+void parallel_tasks(int64_t n, FunctionRef<void(int64_t)> fn);
+
 // Number of chunks parallel_for would use for this range (for per-thread partial results).
 int64_t parallel_chunks(int64_t begin, int64_t end, int64_t grain);
 

@@ -44,11 +44,4 @@ Tensor tensordot_n(const Tensor& a, const Tensor& b, int64_t dims, const Tensor&
 // (diagonals), "..." broadcasting; contractions reduce to bmm.
 Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);
 
-namespace detail {
-// TODO(shape ops): use ember::permute/reshape once merged. Local stand-ins for matmul/einsum:
-// a permuted view, and a reshape that copies (contiguous) unless already contiguous.
-Tensor permute_local(const Tensor& t, const std::vector<int64_t>& perm);
-Tensor reshape_local(const Tensor& t, const Shape& shape);
-}  // namespace detail
-
 }  // namespace ember

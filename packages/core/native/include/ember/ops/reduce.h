@@ -12,6 +12,9 @@ namespace ember {
 
 using Dims = std::vector<int64_t>;
 
+// Which dims `dims` reduces (all when empty); raises for out-of-range or repeated dims.
+std::vector<bool> reduction_mask(const Tensor& x, const Dims& dims, const char* op);
+
 // sum/prod of bool and integer inputs give int64 unless `dtype` says otherwise.
 Tensor sum(const Tensor& x, const Dims& dims, bool keepdim,
            std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
