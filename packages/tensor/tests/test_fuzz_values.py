@@ -620,3 +620,39 @@ def test_eye_and_full(n: int, m: int | None, dtype: Any) -> None:
     check(ember.full(shape, 2.5), np.full(shape, 2.5), ember.float32)
     check(ember.full(shape, True), np.full(shape, True), ember.bool)
     check(ember.full(shape, 1, dtype=dtype), np.full(shape, 1), dtype)
+
+
+# ---- regressions --------------------------------------------------------------------------------
+
+OVERLAP = "more than one element of the written-to tensor refers to a single memory location"
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda e: e.add_(1),
+        lambda e: e.exp_(),
+        lambda e: e.clamp_(0, 1),
+        lambda e: e.copy_(ember.ones(4, 3)),
+        lambda e: e.uniform_(),
+        lambda e: ember.add(e, e, out=e),
+        lambda e: ember.mul(ember.ones(4, 3), 2, out=e),
+    ],
+)
+def test_writing_into_an_expanded_tensor_raises(write: Callable[[Any], Any]) -> None:
+    # Was silently wrong: add_ on a 4x expanded row added 4 times (torch raises).
+    base = ember.from_numpy(np.arange(3, dtype=np.float32))
+    expanded = base.expand(4, 3)
+    with pytest.raises(RuntimeError, match=rf"^\[\w+\] unsupported operation: {OVERLAP}"):
+        write(expanded)
+    np.testing.assert_array_equal(to_numpy(base), [0, 1, 2])
+
+
+def test_fill_and_zero_may_write_into_an_expanded_tensor() -> None:
+    base = ember.from_numpy(np.arange(3, dtype=np.float32))
+    base.expand(4, 3).fill_(2)
+    np.testing.assert_array_equal(to_numpy(base), [2, 2, 2])
+    base.expand(4, 3).zero_()
+    np.testing.assert_array_equal(to_numpy(base), [0, 0, 0])
+    empty = ember.from_numpy(np.zeros((0, 3), np.float32)[..., ::2])
+    assert tuple(empty.add_(1).shape) == (0, 2)

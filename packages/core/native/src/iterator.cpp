@@ -207,12 +207,30 @@ void TensorIterator::coalesce(const std::vector<int64_t>& perm) {
   for (auto& s : strides_) s.resize(kept, 0);
 }
 
+bool has_internal_overlap(const Tensor& t) {
+  if (t.numel() == 0) return false;  // numpy gives empty arrays all-zero strides
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] > 1 && t.strides()[d] == 0) return true;
+  }
+  return false;
+}
+
+void check_no_internal_overlap(const Tensor& t, const char* op) {
+  EMBER_CHECK(!has_internal_overlap(t), RuntimeError, "[", op,
+              "] unsupported operation: more than one element of the written-to tensor refers to "
+              "a single memory location. Please clone() the tensor before performing the "
+              "operation (shape ", t.sizes(), ", strides ", t.strides(), ")");
+}
+
 void TensorIterator::build() {
   EMBER_CHECK(outputs_.size() + inputs_.size() <= kMaxOperands, RuntimeError, "[", op_,
               "] too many operands");
   // Given outputs (out=, in-place self) may wrap read-only memory, e.g. a read-only NumPy array.
   for (const Tensor& out : outputs_) {
-    if (out.defined()) out.check_writable(op_);
+    if (!out.defined()) continue;
+    out.check_writable(op_);
+    // NOTE: reductions hand in their own zero-stride view of the output (broadcast_outputs_).
+    if (!config_.allow_internal_overlap && !broadcast_outputs_) check_no_internal_overlap(out, op_);
   }
   compute_shape();
   compute_dtypes();

@@ -9,7 +9,10 @@
 
 namespace ember {
 
-const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
+namespace {
+
+// copy_ and fill_ share this; only fill_ may write into an expanded (self-aliasing) tensor.
+const Tensor& copy_impl(const Tensor& dst, const Tensor& src_in, bool allow_overlap) {
   dst.check_writable("copy_");
   // Reading and writing one buffer through different views would see half-written values:
   // take a private copy of the source first (numpy's rule; torch raises instead).
@@ -24,7 +27,8 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
   config.cast_inputs = false;
   config.cast_outputs = false;
   config.resize_outputs = false;
-  TensorIterator iter("copy_", config);
+  config.allow_internal_overlap = allow_overlap;
+  TensorIterator iter(allow_overlap ? "fill_" : "copy_", config);
   // The source must broadcast to the destination, not the other way round.
   const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), "copy_");
   EMBER_CHECK(shape == dst.sizes(), RuntimeError, "[copy_] source of shape ", src.sizes(),
@@ -46,6 +50,10 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src_in) {
   dst.bump_version();
   return dst;
 }
+
+}  // namespace
+
+const Tensor& copy_(const Tensor& dst, const Tensor& src) { return copy_impl(dst, src, false); }
 
 Tensor to_dtype(const Tensor& t, ScalarType dtype, bool copy) {
   if (t.dtype() == dtype && !copy) return t;
@@ -101,15 +109,15 @@ const Tensor& fill_tensor_(const Tensor& t, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, RuntimeError,
               "[fill_] only supports 0-dimension value tensor but got tensor with ", value.dim(),
               " dimensions");
-  return copy_(t, value);
+  return copy_impl(t, value, true);
 }
 
 const Tensor& fill_(const Tensor& t, double value) {
-  return copy_(t, Tensor::scalar(value, ScalarType::Float64));
+  return copy_impl(t, Tensor::scalar(value, ScalarType::Float64), true);
 }
 
 const Tensor& fill_int_(const Tensor& t, int64_t value) {
-  return copy_(t, Tensor::scalar_int(value, ScalarType::Int64));
+  return copy_impl(t, Tensor::scalar_int(value, ScalarType::Int64), true);
 }
 
 double item_double(const Tensor& t, const char* op) {

@@ -46,6 +46,9 @@ struct IterConfig {
   // An existing output with another dtype is allowed (computed in a temporary and cast back)
   // when torch.can_cast(compute -> out dtype).
   bool check_out_cast = true;
+  // A given output whose elements alias each other (expanded) is an error, as in torch; fill_
+  // writes one value everywhere, so it may allow it.
+  bool allow_internal_overlap = false;
 };
 
 class TensorIterator {
@@ -108,6 +111,12 @@ class TensorIterator {
   std::vector<Shape> strides_;  // [operand][iter dim], bytes
   std::vector<char*> data_;
 };
+
+// Whether two indices of t reach one element for sure (a zero stride on a dim of size > 1),
+// the case torch's has_internal_overlap rejects for written-to tensors.
+bool has_internal_overlap(const Tensor& t);
+// Raises torch's RuntimeError for writing into such a tensor, naming `op`.
+void check_no_internal_overlap(const Tensor& t, const char* op);
 
 // Broadcasts two shapes by PyTorch's rules; raises RuntimeError naming `op` and both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
