@@ -416,3 +416,9 @@ def test_array_protocol_rejects_bad_dtype_and_copy_with_named_errors() -> None:
         x.__array__(copy=x)
     copied = x.__array__("float64", copy=True)
     assert copied.dtype == np.float64 and copied.sum() == 6.0
+
+
+def test_randperm_of_a_huge_n_is_rejected_by_name() -> None:
+    # Was ValueError('cannot create std::vector larger than max_size()').
+    with pytest.raises(RuntimeError, match=r"^\[randperm\]"):
+        ember.randperm(2**62)

@@ -450,6 +450,8 @@ Tensor randperm(int64_t n, ScalarType dtype, Generator* gen) {
   EMBER_CHECK(n == 0 || n - 1 <= largest, RuntimeError, "[randperm] n=", n,
               " is too large for dtype ", dtype_name(dtype), " (its values go up to ", largest,
               ")");
+  // Allocate the result first: it checks the size (a huge n failed in std::vector, unnamed).
+  Tensor out = empty({n}, dtype, "randperm");
   std::vector<int64_t> perm(static_cast<size_t>(n));
   std::iota(perm.begin(), perm.end(), int64_t{0});
   // Fisher-Yates; swap i takes 64-bit draw (i % 2) of block (counter + i / 2): serial by nature.
@@ -460,7 +462,6 @@ Tensor randperm(int64_t n, ScalarType dtype, Generator* gen) {
     const uint64_t draw = i % 2 == 0 ? u64(r[0], r[1]) : u64(r[2], r[3]);
     std::swap(perm[i], perm[static_cast<int64_t>(draw % static_cast<uint64_t>(i + 1))]);
   }
-  Tensor out = empty({n}, dtype, "randperm");
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* data = out.data<T>();
