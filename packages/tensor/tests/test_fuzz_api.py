@@ -160,6 +160,7 @@ SCALARS: list[Any] = [
     ember.float32, ember.int64, ember.bool, ember.float16, ember.bfloat16, ember.uint8,
     int, float, bool, str, slice(None), slice(None, None, -1), slice(0, 2**63), Ellipsis,
     np.int64(2), np.float32(1.5), np.ones(3), np.ones((2, 3), np.float32), "cpu", "cuda",
+    np.ones(3, ">f4"), np.array([None]), np.ones(2, np.longdouble), np.ones(2, np.uint64),
     "floor", "trunc", "fro", "ij",
 ]  # fmt: skip
 
@@ -422,3 +423,18 @@ def test_randperm_of_a_huge_n_is_rejected_by_name() -> None:
     # Was ValueError('cannot create std::vector larger than max_size()').
     with pytest.raises(RuntimeError, match=r"^\[randperm\]"):
         ember.randperm(2**62)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.ones(3, np.longdouble),
+        np.array([None, 1]),
+        np.ones(3, ">f4"),  # byte-swapped
+        np.lib.stride_tricks.as_strided(np.ones(4, np.float32), (2,), (3,)),  # odd byte strides
+    ],
+)
+def test_from_numpy_refuses_unsupported_arrays_by_name(array: np.ndarray) -> None:
+    # Was RuntimeError('std::bad_cast').
+    with pytest.raises(TypeError, match=r"^\[from_numpy\] can't convert an array of dtype"):
+        ember.from_numpy(array)

@@ -49,8 +49,25 @@ nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   return {static_cast<uint8_t>(code), bits, 1};
 }
 
+// nanobind refuses byte-swapped, object and long double arrays and strides that are not a
+// multiple of the item size: say so by name instead of 'std::bad_cast'.
+ArrayIn as_array(nb::handle obj) {
+  try {
+    return nb::cast<ArrayIn>(obj);
+  } catch (const nb::cast_error&) {
+    PyErr_Clear();
+  }
+  std::string dtype = "?", strides = "?";
+  if (nb::hasattr(obj, "dtype")) dtype = nb::repr(nb::getattr(obj, "dtype")).c_str();
+  if (nb::hasattr(obj, "strides")) strides = nb::repr(nb::getattr(obj, "strides")).c_str();
+  throw TypeError(str("[from_numpy] can't convert an array of dtype ", dtype, " with strides ",
+                      strides, " (bytes); supported: native-byte-order bool, uint8, int8, int16,",
+                      " int32, int64, float16, float32, float64 with strides that are multiples",
+                      " of the item size"));
+}
+
 Tensor from_numpy(nb::handle obj) {
-  const ArrayIn array = nb::cast<ArrayIn>(obj);
+  const ArrayIn array = as_array(obj);
   const ScalarType dtype = from_dlpack_dtype(array.dtype(), "from_numpy");
   Shape sizes(array.ndim()), strides(array.ndim());
   int64_t lo = 0, hi = 0;  // element range reachable from the data pointer
