@@ -8,23 +8,18 @@ from __future__ import annotations
 
 import math
 import operator
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import NUMPY_DTYPES, TOLERANCES, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ember
-
-# --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
-sys.path.insert(0, str(Path(__file__).parent))
-from conftest import NUMPY_DTYPES, TOLERANCES, to_numpy
 
 FLOATS = (ember.float16, ember.bfloat16, ember.float32, ember.float64)
 INTS = (ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64)

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import doctest
 import math
-import os
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import NUMPY_DTYPES, assert_close, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
-
-# pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import NUMPY_DTYPES, assert_close, to_numpy
 
 ALL_DTYPES = [*NUMPY_DTYPES, ember.bfloat16]
 FLOAT_DTYPES = [ember.float16, ember.bfloat16, ember.float32, ember.float64]

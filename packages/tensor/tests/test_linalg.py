@@ -3,21 +3,16 @@ einsum) against numpy, over shapes, dtypes and memory layouts, plus their error 
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import NUMPY_DTYPES, assert_close, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import ember
-
-# pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import NUMPY_DTYPES, assert_close, to_numpy
 
 FLOAT_TOL = {
     ember.float16: (2e-2, 2e-2),

@@ -5,21 +5,16 @@ Statistical checks use fixed seeds and tolerances many standard errors wide: the
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
-
-# pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import to_numpy
 
 FLOAT_DTYPES = [ember.float16, ember.bfloat16, ember.float32, ember.float64]
 INT_DTYPES = [ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64]

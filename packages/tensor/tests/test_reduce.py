@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import pickle
-import sys
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import assert_close, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
-
-# pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import assert_close, to_numpy
 
 FLOATS = [ember.float16, ember.float32, ember.float64]
 INTS = [ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64]

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import NUMPY_DTYPES, assert_close, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
-
-# pytest's importlib mode does not put the tests folder on sys.path; the helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import NUMPY_DTYPES, assert_close, to_numpy
 
 shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
 nonempty_shapes = st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple)
