@@ -36,7 +36,9 @@ NUMPY_DTYPES = {
 }
 
 # Every ember dtype, numpy's first, then bfloat16 (which numpy lacks).
-ALL_DTYPES = [*NUMPY_DTYPES, ember.bfloat16]
+ALL_DTYPES = (*NUMPY_DTYPES, ember.bfloat16)
+FLOAT_DTYPES = (ember.float16, ember.bfloat16, ember.float32, ember.float64)
+INT_DTYPES = (ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64)
 
 # Relative/absolute tolerances per dtype (torch.testing's defaults).
 TOLERANCES = {
@@ -108,6 +110,19 @@ def numpy_array(shape: tuple[int, ...], layout: str = "contiguous") -> np.ndarra
     if layout == "negative" and len(shape) >= 1:
         return np.arange(n, dtype=np.float64).reshape(shape)[::-1]
     return np.arange(n, dtype=np.float64).reshape(shape)
+
+
+def with_layout(x: np.ndarray, layout: str) -> np.ndarray:
+    """A copy of x in a fresh buffer laid out as one of VIEW_LAYOUTS (numpy's .T for transposed)."""
+    if layout == "transposed" and x.ndim >= 2:
+        return np.ascontiguousarray(x.T).T
+    if layout == "strided" and x.ndim >= 1:
+        wide = np.zeros((*x.shape[:-1], 2 * x.shape[-1]), x.dtype)
+        wide[..., ::2] = x
+        return wide[..., ::2]
+    if layout == "negative" and x.ndim >= 1:
+        return np.array(x[::-1], copy=True)[::-1]
+    return x.copy(order="C")
 
 
 def tensor(shape: tuple[int, ...], dtype: Any = ember.float32) -> ember.Tensor:

@@ -12,25 +12,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, to_numpy
+from conftest import INT_DTYPES, NUMPY_DTYPES, assert_close, shapes, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
 
-FLOATS = [ember.float16, ember.float32, ember.float64]
-INTS = [ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64]
-NP = {
-    ember.bool: np.bool_,
-    ember.uint8: np.uint8,
-    ember.int8: np.int8,
-    ember.int16: np.int16,
-    ember.int32: np.int32,
-    ember.int64: np.int64,
-    ember.float16: np.float16,
-    ember.float32: np.float32,
-    ember.float64: np.float64,
-}
+FLOATS = [ember.float16, ember.float32, ember.float64]  # the floats numpy has
+INTS = list(INT_DTYPES)
 
 
 def values(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
@@ -40,8 +29,8 @@ def values(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.n
     if dtype == ember.uint8:
         return rng.integers(0, 6, shape).astype(np.uint8)
     if dtype in INTS:
-        return rng.integers(-4, 5, shape).astype(NP[dtype])
-    return rng.standard_normal(shape).astype(NP[dtype])
+        return rng.integers(-4, 5, shape).astype(NUMPY_DTYPES[dtype])
+    return rng.standard_normal(shape).astype(NUMPY_DTYPES[dtype])
 
 
 @st.composite
@@ -54,16 +43,11 @@ def arrays(
 ) -> np.ndarray:
     """A numpy array that may be a non-contiguous view (transposed or sliced), so that
     ember.from_numpy gives a strided ember tensor."""
-    shape = tuple(draw(st.lists(st.integers(min_side, 5), min_size=min_dims, max_size=max_dims)))
+    shape = draw(shapes(min_side, 5, min_dims, max_dims))
     dtype = draw(st.sampled_from(dtypes))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    layout = draw(st.sampled_from(["contiguous", "transposed", "sliced"]))
-    if layout == "transposed" and len(shape) >= 2:
-        return values(rng, shape[::-1], dtype).T
-    if layout == "sliced" and len(shape) >= 1:
-        wide = values(rng, (*shape[:-1], 2 * shape[-1]), dtype)
-        return wide[..., ::2]
-    return values(rng, shape, dtype)
+    layout = draw(st.sampled_from(["contiguous", "transposed", "strided"]))
+    return with_layout(values(rng, shape, dtype), layout)
 
 
 @st.composite

@@ -7,15 +7,12 @@ import pickle
 
 import numpy as np
 import pytest
-from conftest import NUMPY_DTYPES
+from conftest import ALL_DTYPES, NUMPY_DTYPES
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ember
-
-ALL_DTYPES = [*NUMPY_DTYPES, ember.bfloat16]
-
 
 # ---- attributes -------------------------------------------------------------------------------
 
