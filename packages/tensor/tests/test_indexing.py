@@ -7,15 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import (
-    VIEW_LAYOUTS,
-    assert_close,
-    numpy_array,
-    raises,
-    shapes,
-    tensor,
-    to_numpy,
-)
+from conftest import VIEW_LAYOUTS, assert_close, numpy_array, raises, shapes, tensor, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 

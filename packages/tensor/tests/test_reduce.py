@@ -94,6 +94,13 @@ def E(a: np.ndarray) -> ember.Tensor:
     return ember.from_numpy(a)
 
 
+def draw_reduction(data: st.DataObject, a: np.ndarray) -> tuple[ember.Tensor, Any, bool, Any]:
+    """Draws dim then keepdim for a: (a as an ember tensor, dim, keepdim, numpy's axis)."""
+    dim = data.draw(dims_for(a.ndim))
+    keepdim = data.draw(st.booleans())
+    return E(a), dim, keepdim, np_axis(a, dim)
+
+
 @contextlib.contextmanager
 def quiet_numpy() -> Iterator[None]:
     """numpy's oracle warns on empty means and overflowing products; the values are still right."""
@@ -107,12 +114,9 @@ def quiet_numpy() -> Iterator[None]:
 
 @given(arrays(FLOATS + INTS + [ember.bool]), st.data())
 def test_sum_prod_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     dtype = x.dtype
     expected_dtype = dtype if dtype in FLOATS else ember.int64
-    axis = np_axis(a, dim)
     wide = a.astype(np.float64 if dtype in FLOATS else np.int64)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
@@ -129,10 +133,7 @@ def test_sum_prod_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_mean_amax_amin_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
-    axis = np_axis(a, dim)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     with quiet_numpy():
@@ -349,11 +350,8 @@ def test_max_errors() -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_var_std_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
+    x, dim, keepdim, axis = draw_reduction(data, a)
     correction = data.draw(st.sampled_from([0, 1, 2, 0.5]))
-    x = E(a)
-    axis = np_axis(a, dim)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     wide = a.astype(np.float64)
@@ -425,10 +423,7 @@ def np_logsumexp(a: np.ndarray, axis: int | tuple[int, ...] | None, keepdims: bo
 
 @given(arrays(FLOATS), st.data())
 def test_logsumexp_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
-    axis = np_axis(a, dim)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     expected = np_logsumexp(a.astype(np.float64) * 10, axis, keepdim and a.ndim > 0)
     got = ember.logsumexp(E((a.astype(np.float64) * 10).astype(a.dtype)), dim, keepdim)
     assert got.dtype == x.dtype
@@ -458,11 +453,8 @@ def test_logsumexp_special_values() -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_norm_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
+    x, dim, keepdim, axis = draw_reduction(data, a)
     p = data.draw(st.sampled_from(["fro", 2, 1, 0, 3, 0.5, -1, math.inf, -math.inf]))
-    x = E(a)
-    axis = np_axis(a, dim)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     fro = p == "fro"
