@@ -8,29 +8,30 @@ from __future__ import annotations
 
 import math
 import operator
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import (
+    FLOAT_DTYPES,
+    INT_DTYPES,
+    NUMPY_DTYPES,
+    TOLERANCES,
+    np_dtype,
+    to_numpy,
+    with_layout,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ember
 
-# --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
-sys.path.insert(0, str(Path(__file__).parent))
-from conftest import NUMPY_DTYPES, TOLERANCES, to_numpy
-
-FLOATS = (ember.float16, ember.bfloat16, ember.float32, ember.float64)
-INTS = (ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64)
-ALL = (ember.bool, *INTS, *FLOATS)
-NUMERIC = (*INTS, *FLOATS)
-INTEGRAL = (ember.bool, *INTS)
+ALL = (ember.bool, *INT_DTYPES, *FLOAT_DTYPES)
+NUMERIC = (*INT_DTYPES, *FLOAT_DTYPES)
+INTEGRAL = (ember.bool, *INT_DTYPES)
 
 Array = np.ndarray
 
@@ -114,7 +115,7 @@ UNARY = [
     Op("trunc", _int_identity(np.trunc), dtypes=NUMERIC),
     Op("fix", _int_identity(np.trunc), dtypes=NUMERIC),
     Op("round", _int_identity(np.round), dtypes=NUMERIC),
-    Op("frac", lambda x: x - np.trunc(x), dtypes=FLOATS),
+    Op("frac", lambda x: x - np.trunc(x), dtypes=FLOAT_DTYPES),
     Op("reciprocal", lambda x: 1 / x, result="float", domain=(0.25, 4.0), int_domain=(1, 9)),
     Op("square", np.square, dtypes=NUMERIC, int_domain=(-9, 9)),
     Op("bitwise_not", np.invert, dtypes=INTEGRAL),
@@ -167,13 +168,13 @@ BINARY = [
         "bitwise_left_shift",
         np.left_shift,
         2,
-        dtypes=INTS,
+        dtypes=INT_DTYPES,
         int_domain=(-9, 9),
         rhs_int_domain=(0, 3),
     ),
-    Op("bitwise_right_shift", np.right_shift, 2, dtypes=INTS, rhs_int_domain=(0, 3)),
+    Op("bitwise_right_shift", np.right_shift, 2, dtypes=INT_DTYPES, rhs_int_domain=(0, 3)),
     Op("copysign", np.copysign, 2, result="float"),
-    Op("hypot", np.hypot, 2, dtypes=FLOATS),
+    Op("hypot", np.hypot, 2, dtypes=FLOAT_DTYPES),
     Op("xlogy", _xlogy, 2, result="float", rhs_domain=POSITIVE, rhs_int_domain=(1, 9)),
     Op("eq", np.equal, 2, result="bool", int_domain=(-2, 2)),
     Op("ne", np.not_equal, 2, result="bool", int_domain=(-2, 2)),
@@ -217,25 +218,13 @@ def values(op: Op, dtype: ember.dtype, shape: tuple[int, ...], rhs: bool = False
     return RNG.integers(lo_i, hi_i + 1, size=shape)
 
 
-def as_numpy(raw: Array, dtype: ember.dtype) -> Array:
-    return raw.astype(np.float32 if dtype == ember.bfloat16 else NUMPY_DTYPES[dtype])
-
-
 def make(raw: Array, dtype: ember.dtype, layout: str) -> tuple[ember.Tensor, Array]:
     """An ember tensor with `layout` holding `raw` in `dtype`, and its exact values in NumPy."""
+    typed = raw.astype(np_dtype(dtype))
     if dtype == ember.bfloat16:
-        t = ember.from_numpy(np.array(as_numpy(raw, dtype), copy=True)).bfloat16()
+        t = ember.from_numpy(typed).bfloat16()
         return t, to_numpy(t)
-    if layout == "transposed" and raw.ndim == 2:
-        array = np.array(as_numpy(raw, dtype).T, copy=True).T
-    elif layout == "strided" and raw.ndim >= 1:
-        wide = np.zeros((*raw.shape[:-1], raw.shape[-1] * 2), dtype=NUMPY_DTYPES[dtype])
-        wide[..., ::2] = as_numpy(raw, dtype)
-        array = wide[..., ::2]
-    elif layout == "negative" and raw.ndim >= 1:
-        array = np.array(as_numpy(raw, dtype)[::-1, ...], copy=True)[::-1, ...]
-    else:
-        array = np.array(as_numpy(raw, dtype), copy=True)
+    array = with_layout(typed, layout)
     return ember.from_numpy(array), array.copy()
 
 
@@ -269,8 +258,7 @@ def reference(op: Op, arrays: list[Array], out_dtype: ember.dtype) -> Array:
         elif op.result == "bool":
             expected = op.ref(*arrays)
         else:
-            np_dtype = NUMPY_DTYPES[out_dtype]
-            expected = op.ref(*(a.astype(np_dtype) for a in arrays))
+            expected = op.ref(*(a.astype(NUMPY_DTYPES[out_dtype]) for a in arrays))
     return np.asarray(expected)
 
 
@@ -282,7 +270,7 @@ def check(actual: ember.Tensor, expected: Array, dtype: ember.dtype) -> None:
         rtol, atol = TOLERANCES[dtype]
         if dtype == ember.float16:
             rtol = 2e-3  # the float32 result rounds to half; the float64 reference may not tie
-        cast = expected.astype(np.float32 if dtype == ember.bfloat16 else NUMPY_DTYPES[dtype])
+        cast = expected.astype(np_dtype(dtype))
         np.testing.assert_allclose(got, cast, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
@@ -476,7 +464,7 @@ def test_torch_semantics_where_numpy_differs() -> None:
     assert ember.fmin(x, y).tolist() == [2.0, 1.0]
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=repr)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=repr)
 def test_round_decimals(dtype: ember.dtype) -> None:
     raw = RNG.uniform(-50, 50, (3, 4))
     t, array = make(raw, dtype, "strided")
@@ -535,7 +523,7 @@ def test_clamp_and_clip(dtype: ember.dtype) -> None:
             t.clone().clamp_(0.5, 2.5)
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=repr)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=repr)
 def test_lerp(dtype: ember.dtype) -> None:
     start, s_np = make(RNG.uniform(-2, 2, (3, 4)), dtype, "strided")
     end, e_np = make(RNG.uniform(-2, 2, (4,)), dtype, "contiguous")
@@ -558,7 +546,7 @@ def test_lerp_rejects_integers() -> None:
         ember.lerp(ember.tensor([1]), ember.tensor([2]), 0.5)
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=repr)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=repr)
 def test_nan_to_num(dtype: ember.dtype) -> None:
     raw = np.array([[np.nan, np.inf, -np.inf], [1.5, -2.0, 0.0]])
     t, array = make(raw, dtype, "transposed")
@@ -577,7 +565,7 @@ def test_nan_to_num_leaves_integers_alone() -> None:
     assert ember.nan_to_num(ember.tensor([1, -2])).tolist() == [1, -2]
 
 
-@pytest.mark.parametrize("dtype", FLOATS, ids=repr)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=repr)
 def test_isclose_allclose_equal(dtype: ember.dtype) -> None:
     a = ember.tensor([1.0, math.nan, math.inf, -math.inf, 2.0, 0.0], dtype=dtype)
     b = ember.tensor([1.0 + 1e-6, math.nan, math.inf, math.inf, 2.5, 1e-9], dtype=dtype)
@@ -609,7 +597,7 @@ def test_isclose_integers_and_equal_shapes() -> None:
 
 
 def test_predicates_on_special_values() -> None:
-    for dtype in FLOATS:
+    for dtype in FLOAT_DTYPES:
         t = ember.tensor([math.nan, math.inf, -math.inf, 0.0, -1.0], dtype=dtype)
         array = to_numpy(t)
         assert ember.isnan(t).tolist() == np.isnan(array).tolist()
@@ -752,12 +740,12 @@ def test_ops_on_random_numpy_views(data: st.DataObject, dtype: ember.dtype, op_i
     if dtype not in op.dtypes:
         return
     shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=5))
-    base = as_numpy(values(op, dtype, shape), dtype)
+    base = values(op, dtype, shape).astype(np_dtype(dtype))
     index = data.draw(hnp.basic_indices(shape, allow_newaxis=True))
     view = base[index][...]  # [...] keeps a fully indexed result a 0-d view
     operands = [view]
     if op.arity == 2:
-        other = as_numpy(values(op, dtype, view.shape, rhs=True), dtype)
+        other = values(op, dtype, view.shape, rhs=True).astype(np_dtype(dtype))
         operands.append(other[..., ::-1] if other.ndim else other)
     tensors = [ember.from_numpy(a) for a in operands]
     out_dtype = result_dtype(op, [dtype] * op.arity, tensors)
@@ -789,7 +777,7 @@ def test_in_place_cannot_broadcast_self() -> None:
         a.add_(b)
 
 
-@pytest.mark.parametrize("dtype", INTS, ids=repr)
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=repr)
 def test_integer_division_by_zero_raises(dtype: ember.dtype) -> None:
     a = ember.tensor([4, 5], dtype=dtype)
     zero = ember.tensor([1, 0], dtype=dtype)

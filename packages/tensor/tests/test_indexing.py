@@ -3,38 +3,15 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import VIEW_LAYOUTS, assert_close, numpy_array, raises, shapes, tensor, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
-
-# pytest's importlib mode does not put the tests folder on sys.path; the helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import assert_close, to_numpy
-
-shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
-
-
-def numpy_array(shape: tuple[int, ...], layout: str) -> np.ndarray:
-    n = math.prod(shape)
-    if layout == "transposed" and len(shape) >= 2:
-        return np.arange(n, dtype=np.float64).reshape(shape[::-1]).T
-    if layout == "strided" and len(shape) >= 1:
-        base = np.arange(2 * n, dtype=np.float64).reshape((*shape[:-1], 2 * shape[-1]))
-        return base[..., ::2]
-    if layout == "negative" and len(shape) >= 1:
-        return np.arange(n, dtype=np.float64).reshape(shape)[::-1]
-    return np.arange(n, dtype=np.float64).reshape(shape)
-
-
-def tensor(shape: tuple[int, ...]) -> ember.Tensor:
-    return ember.from_numpy(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
 
 
 @st.composite
@@ -61,7 +38,7 @@ def basic_indices(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
     return tuple(items)
 
 
-@given(shapes, st.sampled_from(["contiguous", "transposed", "strided", "negative"]), st.data())
+@given(shapes(), st.sampled_from(VIEW_LAYOUTS), st.data())
 def test_getitem_matches_numpy_and_is_a_view(
     shape: tuple[int, ...], layout: str, data: st.DataObject
 ) -> None:
@@ -82,7 +59,7 @@ def test_getitem_matches_numpy_and_is_a_view(
         assert (to_numpy(x) == -1.0).sum() == 1
 
 
-@given(shapes, st.data())
+@given(shapes(), st.data())
 def test_setitem_matches_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
     a = numpy_array(shape, data.draw(st.sampled_from(["contiguous", "transposed"])))
     x = ember.from_numpy(a.copy())
@@ -194,33 +171,24 @@ def test_iter_and_len() -> None:
         iter(ember.from_numpy(np.array(1.0)))
 
 
-def expect(exc: type[Exception], fn: Any, *words: str) -> None:
-    with pytest.raises(exc) as info:
-        fn()
-    message = str(info.value)
-    assert message.startswith("[index]"), message
-    for word in words:
-        assert word in message, (word, message)
-
-
 def test_index_errors() -> None:
     x = tensor((2, 3, 4))
     z = ember.from_numpy(np.array(1.0))
-    expect(IndexError, lambda: x[5], "index 5", "dimension 0", "size 2")
-    expect(IndexError, lambda: x[-3], "index -3")
-    expect(IndexError, lambda: x[:, 3], "index 3", "dimension 1", "size 3")
-    expect(IndexError, lambda: x[None, 5], "index 5", "size 2")
-    expect(IndexError, lambda: x[2**70], "out of bounds")
-    expect(ValueError, lambda: x[::-1], "step must be greater than zero")
-    expect(ValueError, lambda: x[:, ::0], "cannot be zero")
-    expect(IndexError, lambda: x[1.5], "float")
-    expect(IndexError, lambda: x["a"], "str")
-    expect(IndexError, lambda: x[0, 0, 0, 0], "too many indices", "dimension 3")
-    expect(IndexError, lambda: x[..., 0, ...], "single ellipsis")
-    expect(IndexError, lambda: z[0], "0-dim")
-    expect(IndexError, lambda: z[:], "0-dim")
-    expect(IndexError, lambda: x[ember.tensor(1.0)], "float32")
-    expect(TypeError, lambda: x[1.5:], "slice indices")
+    raises(IndexError, "index", lambda: x[5], "index 5", "dimension 0", "size 2")
+    raises(IndexError, "index", lambda: x[-3], "index -3")
+    raises(IndexError, "index", lambda: x[:, 3], "index 3", "dimension 1", "size 3")
+    raises(IndexError, "index", lambda: x[None, 5], "index 5", "size 2")
+    raises(IndexError, "index", lambda: x[2**70], "out of bounds")
+    raises(ValueError, "index", lambda: x[::-1], "step must be greater than zero")
+    raises(ValueError, "index", lambda: x[:, ::0], "cannot be zero")
+    raises(IndexError, "index", lambda: x[1.5], "float")
+    raises(IndexError, "index", lambda: x["a"], "str")
+    raises(IndexError, "index", lambda: x[0, 0, 0, 0], "too many indices", "dimension 3")
+    raises(IndexError, "index", lambda: x[..., 0, ...], "single ellipsis")
+    raises(IndexError, "index", lambda: z[0], "0-dim")
+    raises(IndexError, "index", lambda: z[:], "0-dim")
+    raises(IndexError, "index", lambda: x[ember.tensor(1.0)], "float32")
+    raises(TypeError, "index", lambda: x[1.5:], "slice indices")
 
 
 @pytest.mark.parametrize(
@@ -254,12 +222,23 @@ def test_advanced_indexing_is_not_supported_yet(index: Any) -> None:
 
 def test_setitem_errors() -> None:
     x = tensor((2, 3))
-    expect(RuntimeError, lambda: x.__setitem__(0, tensor((2,))), "(2,)", "(3,)")
-    expect(RuntimeError, lambda: x.__setitem__(slice(None), tensor((3, 3))), "(3, 3)", "(2, 3)")
-    expect(IndexError, lambda: x.__setitem__(7, 1.0), "index 7")
-    expect(ValueError, lambda: x.__setitem__(slice(None, None, -1), 1.0), "step")
+    raises(RuntimeError, "index", lambda: x.__setitem__(0, tensor((2,))), "(2,)", "(3,)")
+    raises(
+        RuntimeError,
+        "index",
+        lambda: x.__setitem__(slice(None), tensor((3, 3))),
+        "(3, 3)",
+        "(2, 3)",
+    )
+    raises(IndexError, "index", lambda: x.__setitem__(7, 1.0), "index 7")
+    raises(ValueError, "index", lambda: x.__setitem__(slice(None, None, -1), 1.0), "step")
     expanded = tensor((1, 3)).expand(2, 3)
-    expect(RuntimeError, lambda: expanded.__setitem__(slice(None), 1.0), "single memory location")
+    raises(
+        RuntimeError,
+        "index",
+        lambda: expanded.__setitem__(slice(None), 1.0),
+        "single memory location",
+    )
     readonly = np.zeros(3)
     readonly.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
@@ -285,7 +264,7 @@ index_items = st.one_of(
 )
 
 
-@given(shapes, st.lists(index_items, max_size=5), st.booleans())
+@given(shapes(), st.lists(index_items, max_size=5), st.booleans())
 def test_bad_indices_raise_typed_errors(
     shape: tuple[int, ...], items: list[Any], put: bool
 ) -> None:

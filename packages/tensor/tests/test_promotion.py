@@ -28,126 +28,19 @@ DTYPES = [getattr(ember, n) for n in NAMES]
 
 # PROMOTE[i][j] == torch.promote_types(NAMES[i], NAMES[j]).
 PROMOTE = [
-    (
-        "bool",
-        "uint8",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "uint8",
-        "uint8",
-        "int16",
-        "int16",
-        "int32",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "int8",
-        "int16",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "int16",
-        "int16",
-        "int16",
-        "int16",
-        "int32",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "int32",
-        "int32",
-        "int32",
-        "int32",
-        "int32",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "int64",
-        "int64",
-        "int64",
-        "int64",
-        "int64",
-        "int64",
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "float16",
-        "float16",
-        "float16",
-        "float16",
-        "float16",
-        "float16",
-        "float16",
-        "float32",
-        "float32",
-        "float64",
-    ),
-    (
-        "bfloat16",
-        "bfloat16",
-        "bfloat16",
-        "bfloat16",
-        "bfloat16",
-        "bfloat16",
-        "float32",
-        "bfloat16",
-        "float32",
-        "float64",
-    ),
-    (
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float32",
-        "float64",
-    ),
-    (
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-        "float64",
-    ),
+    row.split()
+    for row in """
+    bool     uint8    int8     int16    int32    int64    float16  bfloat16 float32  float64
+    uint8    uint8    int16    int16    int32    int64    float16  bfloat16 float32  float64
+    int8     int16    int8     int16    int32    int64    float16  bfloat16 float32  float64
+    int16    int16    int16    int16    int32    int64    float16  bfloat16 float32  float64
+    int32    int32    int32    int32    int32    int64    float16  bfloat16 float32  float64
+    int64    int64    int64    int64    int64    int64    float16  bfloat16 float32  float64
+    float16  float16  float16  float16  float16  float16  float16  float32  float32  float64
+    bfloat16 bfloat16 bfloat16 bfloat16 bfloat16 bfloat16 float32  bfloat16 float32  float64
+    float32  float32  float32  float32  float32  float32  float32  float32  float32  float64
+    float64  float64  float64  float64  float64  float64  float64  float64  float64  float64
+""".strip().splitlines()
 ]
 
 # RESULT_WITH[dtype] = result_type(1-d tensor of dtype, x) for x in: True, 1000, 2.5, then a 0-d

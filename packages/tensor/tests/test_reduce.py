@@ -5,37 +5,21 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import pickle
-import sys
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import INT_DTYPES, NUMPY_DTYPES, assert_close, shapes, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
 
-# pytest's importlib mode keeps the tests folder off sys.path; the shared helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import assert_close, to_numpy
-
-FLOATS = [ember.float16, ember.float32, ember.float64]
-INTS = [ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64]
-NP = {
-    ember.bool: np.bool_,
-    ember.uint8: np.uint8,
-    ember.int8: np.int8,
-    ember.int16: np.int16,
-    ember.int32: np.int32,
-    ember.int64: np.int64,
-    ember.float16: np.float16,
-    ember.float32: np.float32,
-    ember.float64: np.float64,
-}
+FLOATS = [ember.float16, ember.float32, ember.float64]  # the floats numpy has
+INTS = list(INT_DTYPES)
 
 
 def values(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
@@ -45,8 +29,8 @@ def values(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.n
     if dtype == ember.uint8:
         return rng.integers(0, 6, shape).astype(np.uint8)
     if dtype in INTS:
-        return rng.integers(-4, 5, shape).astype(NP[dtype])
-    return rng.standard_normal(shape).astype(NP[dtype])
+        return rng.integers(-4, 5, shape).astype(NUMPY_DTYPES[dtype])
+    return rng.standard_normal(shape).astype(NUMPY_DTYPES[dtype])
 
 
 @st.composite
@@ -59,16 +43,11 @@ def arrays(
 ) -> np.ndarray:
     """A numpy array that may be a non-contiguous view (transposed or sliced), so that
     ember.from_numpy gives a strided ember tensor."""
-    shape = tuple(draw(st.lists(st.integers(min_side, 5), min_size=min_dims, max_size=max_dims)))
+    shape = draw(shapes(min_side, 5, min_dims, max_dims))
     dtype = draw(st.sampled_from(dtypes))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    layout = draw(st.sampled_from(["contiguous", "transposed", "sliced"]))
-    if layout == "transposed" and len(shape) >= 2:
-        return values(rng, shape[::-1], dtype).T
-    if layout == "sliced" and len(shape) >= 1:
-        wide = values(rng, (*shape[:-1], 2 * shape[-1]), dtype)
-        return wide[..., ::2]
-    return values(rng, shape, dtype)
+    layout = draw(st.sampled_from(["contiguous", "transposed", "strided"]))
+    return with_layout(values(rng, shape, dtype), layout)
 
 
 @st.composite
@@ -115,6 +94,13 @@ def E(a: np.ndarray) -> ember.Tensor:
     return ember.from_numpy(a)
 
 
+def draw_reduction(data: st.DataObject, a: np.ndarray) -> tuple[ember.Tensor, Any, bool, Any]:
+    """Draws dim then keepdim for a: (a as an ember tensor, dim, keepdim, numpy's axis)."""
+    dim = data.draw(dims_for(a.ndim))
+    keepdim = data.draw(st.booleans())
+    return E(a), dim, keepdim, np_axis(a, dim)
+
+
 @contextlib.contextmanager
 def quiet_numpy() -> Iterator[None]:
     """numpy's oracle warns on empty means and overflowing products; the values are still right."""
@@ -128,12 +114,9 @@ def quiet_numpy() -> Iterator[None]:
 
 @given(arrays(FLOATS + INTS + [ember.bool]), st.data())
 def test_sum_prod_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     dtype = x.dtype
     expected_dtype = dtype if dtype in FLOATS else ember.int64
-    axis = np_axis(a, dim)
     wide = a.astype(np.float64 if dtype in FLOATS else np.int64)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
@@ -150,10 +133,7 @@ def test_sum_prod_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_mean_amax_amin_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
-    axis = np_axis(a, dim)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     with quiet_numpy():
@@ -370,11 +350,8 @@ def test_max_errors() -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_var_std_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
+    x, dim, keepdim, axis = draw_reduction(data, a)
     correction = data.draw(st.sampled_from([0, 1, 2, 0.5]))
-    x = E(a)
-    axis = np_axis(a, dim)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     wide = a.astype(np.float64)
@@ -446,10 +423,7 @@ def np_logsumexp(a: np.ndarray, axis: int | tuple[int, ...] | None, keepdims: bo
 
 @given(arrays(FLOATS), st.data())
 def test_logsumexp_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
-    x = E(a)
-    axis = np_axis(a, dim)
+    x, dim, keepdim, axis = draw_reduction(data, a)
     expected = np_logsumexp(a.astype(np.float64) * 10, axis, keepdim and a.ndim > 0)
     got = ember.logsumexp(E((a.astype(np.float64) * 10).astype(a.dtype)), dim, keepdim)
     assert got.dtype == x.dtype
@@ -479,11 +453,8 @@ def test_logsumexp_special_values() -> None:
 
 @given(arrays(FLOATS), st.data())
 def test_norm_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
-    dim = data.draw(dims_for(a.ndim))
-    keepdim = data.draw(st.booleans())
+    x, dim, keepdim, axis = draw_reduction(data, a)
     p = data.draw(st.sampled_from(["fro", 2, 1, 0, 3, 0.5, -1, math.inf, -math.inf]))
-    x = E(a)
-    axis = np_axis(a, dim)
     kd = keepdim and a.ndim > 0
     n = reduced_count(a, dim)
     fro = p == "fro"

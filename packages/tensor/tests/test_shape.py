@@ -3,48 +3,34 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import (
+    NUMPY_DTYPES,
+    VIEW_LAYOUTS,
+    assert_close,
+    numpy_array,
+    raises,
+    shapes,
+    tensor,
+    to_numpy,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
 
-# pytest's importlib mode does not put the tests folder on sys.path; the helpers live there.
-sys.path.insert(0, os.path.dirname(__file__))
-from conftest import NUMPY_DTYPES, assert_close, to_numpy
-
-shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
-nonempty_shapes = st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple)
-LAYOUTS = ["contiguous", "transposed", "strided", "negative"]
-
-
-def numpy_array(shape: tuple[int, ...], layout: str = "contiguous") -> np.ndarray:
-    """Distinct values of `shape` laid out in memory as `layout` (views of a bigger buffer)."""
-    n = math.prod(shape)
-    if layout == "transposed" and len(shape) >= 2:
-        return np.arange(n, dtype=np.float64).reshape(shape[::-1]).T
-    if layout == "strided" and len(shape) >= 1:
-        base = np.arange(2 * n, dtype=np.float64).reshape((*shape[:-1], 2 * shape[-1]))
-        return base[..., ::2]
-    if layout == "negative" and len(shape) >= 1:
-        return np.arange(n, dtype=np.float64).reshape(shape)[::-1]
-    return np.arange(n, dtype=np.float64).reshape(shape)
+nonempty_shapes = shapes(min_side=1, min_dims=1)
 
 
 @st.composite
-def arrays(draw: st.DrawFn, shape_strategy: Any = shapes) -> np.ndarray:
-    return numpy_array(draw(shape_strategy), draw(st.sampled_from(LAYOUTS)))
-
-
-def tensor(shape: tuple[int, ...], dtype: Any = ember.float32) -> ember.Tensor:
-    t = ember.from_numpy(np.arange(math.prod(shape), dtype=np.float64).reshape(shape))
-    return t._to_dtype(dtype)
+def arrays(draw: st.DrawFn, shape_strategy: Any = None) -> np.ndarray:
+    """A numpy_array of a drawn shape (default: shapes()) in a drawn layout."""
+    shape = draw(shapes() if shape_strategy is None else shape_strategy)
+    return numpy_array(shape, draw(st.sampled_from(VIEW_LAYOUTS)))
 
 
 def assert_view(result: ember.Tensor, base: ember.Tensor) -> None:
@@ -54,15 +40,6 @@ def assert_view(result: ember.Tensor, base: ember.Tensor) -> None:
         before = to_numpy(base)
         result.fill_(-7) if result.dim() == 0 else result[(0,) * result.dim()].fill_(-7)
         assert (to_numpy(base) == -7).sum() == (before == -7).sum() + 1
-
-
-def raises(exc: type[Exception], op: str, fn: Callable[[], Any], *words: str) -> None:
-    with pytest.raises(exc) as info:
-        fn()
-    message = str(info.value)
-    assert message.startswith(f"[{op}]"), message
-    for word in words:
-        assert word in message, (word, message)
 
 
 # ---------------------------------------------------------------- view / reshape
@@ -431,7 +408,7 @@ def test_narrow_select_errors() -> None:
 # ---------------------------------------------------------------- diagonal
 
 
-@given(arrays(st.lists(st.integers(0, 4), min_size=2, max_size=4).map(tuple)), st.data())
+@given(arrays(shapes(min_dims=2)), st.data())
 def test_diagonal_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
     x = ember.from_numpy(a)
     n = a.ndim
@@ -470,7 +447,7 @@ def test_cat_stack_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(0, 3))):
         shape = list(a.shape)
         shape[d] = data.draw(st.integers(0, 3))
-        others.append(numpy_array(tuple(shape), data.draw(st.sampled_from(LAYOUTS))) + 100)
+        others.append(numpy_array(tuple(shape), data.draw(st.sampled_from(VIEW_LAYOUTS))) + 100)
     arrays_ = [a, *others]
     tensors = [ember.from_numpy(o) for o in arrays_]
     expected = np.concatenate(arrays_, axis=d)
@@ -694,7 +671,7 @@ METHODS = [
 ]  # fmt: skip
 
 
-@given(shapes, st.sampled_from(METHODS), st.lists(garbage, max_size=3))
+@given(shapes(), st.sampled_from(METHODS), st.lists(garbage, max_size=3))
 def test_bad_arguments_raise_typed_errors(
     shape: tuple[int, ...], name: str, args: list[Any]
 ) -> None:

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import math
 import pickle
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ALL_DTYPES, NUMPY_DTYPES
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ember
-
-# --import-mode=importlib keeps tests/ off sys.path: put it there to share conftest's helpers.
-sys.path.insert(0, str(Path(__file__).parent))
-from conftest import NUMPY_DTYPES
-
-ALL_DTYPES = [*NUMPY_DTYPES, ember.bfloat16]
-
 
 # ---- attributes -------------------------------------------------------------------------------
 
