@@ -438,3 +438,61 @@ def test_from_numpy_refuses_unsupported_arrays_by_name(array: np.ndarray) -> Non
     # Was RuntimeError('std::bad_cast').
     with pytest.raises(TypeError, match=r"^\[from_numpy\] can't convert an array of dtype"):
         ember.from_numpy(array)
+
+
+# ---- structured junk: index tuples, einsum equations, nested data --------------------------------
+
+index_item = st.one_of(
+    st.integers(-4, 4),
+    st.sampled_from([2**63, -(2**63) - 1, 2**62, True, False, None, Ellipsis, 1.5, "a", [0, 1]]),
+    st.builds(
+        slice,
+        st.one_of(st.none(), st.integers(-5, 5), st.just(2**63)),
+        st.one_of(st.none(), st.integers(-5, 5), st.just(-(2**63) - 1)),
+        st.one_of(st.none(), st.integers(-2, 3), st.just(2**62)),
+    ),
+)
+
+
+@settings(fuzz_settings, max_examples=fuzz_settings.max_examples * 10)
+@given(
+    maker=st.integers(0, N_TENSORS - 1),
+    index=st.lists(index_item, max_size=6).map(tuple),
+    value=st.integers(0, N_TENSORS + 3),
+)
+def test_indexing_with_junk(maker: int, index: tuple[Any, ...], value: int) -> None:
+    x = TENSOR_MAKERS[maker]()
+    text = f"{describe(x)}[{index!r}]"
+    check_outcome("index", lambda: x[index], text)
+    v: Any = TENSOR_MAKERS[value]() if value < N_TENSORS else [1.5, None, "a", 2**63][value % 4]
+    check_outcome("index", lambda: x.__setitem__(index, v), f"{text} = {describe(v)}")
+
+
+@settings(fuzz_settings, max_examples=fuzz_settings.max_examples * 10)
+@given(
+    equation=st.text(alphabet="ijk.,->ABZ ", max_size=14),
+    makers=st.lists(st.integers(0, N_TENSORS - 1), max_size=3),
+)
+def test_einsum_with_junk(equation: str, makers: list[int]) -> None:
+    if not hasattr(ember, "einsum"):
+        pytest.skip("ember lacks einsum here")
+    operands = [TENSOR_MAKERS[i]() for i in makers]
+    text = f"einsum({equation!r}, {', '.join(describe(o) for o in operands)})"
+    check_outcome("einsum", lambda: ember.einsum(equation, *operands), text)
+
+
+nested = st.recursive(
+    st.one_of(
+        st.integers(-(2**64), 2**64), st.floats(), st.booleans(), st.none(), st.text(max_size=1)
+    ),
+    lambda children: st.lists(children, max_size=3) | st.tuples(children, children),
+    max_leaves=12,
+)
+
+
+@settings(fuzz_settings, max_examples=fuzz_settings.max_examples * 10)
+@given(data=nested, dtype=st.sampled_from([None, *DTYPES]))
+def test_tensor_from_junk_data(data: Any, dtype: Any) -> None:
+    text = f"tensor({describe(data)}, dtype={dtype})"
+    check_outcome("tensor", lambda: ember.tensor(data, dtype=dtype), text)
+    check_outcome("as_tensor", lambda: ember.as_tensor(data, dtype=dtype), text)

@@ -268,6 +268,17 @@ def test_binary_broadcast(name: str, data: st.DataObject, shapes: Any) -> None:
     compute = np.float64 if out_dtype in FLOATS else np_dtype(common)
     expected = quiet(lambda: reference(a_values.astype(compute), b_values.astype(compute)))
     check(getattr(ember, name)(a, b), expected, out_dtype)
+    # out= into a strided/transposed/negative-stride tensor; in-place into `a` itself.
+    target, _ = make(data, expected.shape, out_dtype)
+    if not (0 in target.stride() and target.numel() > 1):
+        result = getattr(ember, name)(a, b, out=target)
+        assert result is target
+        check(target, expected, out_dtype)
+    in_place = getattr(a, name + "_", None)
+    aliased = 0 in a.stride() and a.numel() > 1
+    if in_place and a.dtype == out_dtype and tuple(a.shape) == expected.shape and not aliased:
+        in_place(b)
+        check(a, expected, out_dtype)
 
 
 @pytest.mark.parametrize("which", [pytest.param("where", marks=present("where")),
