@@ -180,6 +180,27 @@ UNARY: dict[str, tuple[Callable[[Array], Array], list[Any], tuple[int, int], str
     "isfinite": (np.isfinite, ALL, (-10, 10), "bool"),
     "logical_not": (np.logical_not, ALL, (-10, 10), "bool"),
     "bitwise_not": (np.invert, [ember.bool, *INTS], (-10, 10), "same"),
+    "cos": (np.cos, ALL, (-10, 10), "float"),
+    "tan": (np.tan, FLOATS, (-1, 1), "float"),
+    "sinh": (np.sinh, FLOATS, (-5, 5), "float"),
+    "cosh": (np.cosh, FLOATS, (-5, 5), "float"),
+    "asin": (np.arcsin, FLOATS, (-1, 1), "float"),
+    "acos": (np.arccos, FLOATS, (-1, 1), "float"),
+    "atan": (np.arctan, ALL, (-10, 10), "float"),
+    "asinh": (np.arcsinh, FLOATS, (-10, 10), "float"),
+    "acosh": (np.arccosh, FLOATS, (1, 10), "float"),
+    "atanh": (np.arctanh, FLOATS, (-1, 1), "float"),
+    "log2": (np.log2, ALL, (0, 10), "float"),
+    "log10": (np.log10, ALL, (0, 10), "float"),
+    "exp2": (np.exp2, ALL, (-5, 5), "float"),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), FLOATS, (0, 10), "float"),
+    "erf": (np.vectorize(math.erf, otypes=[np.float64]), ALL, (-3, 3), "float"),
+    "erfc": (np.vectorize(math.erfc, otypes=[np.float64]), FLOATS, (-3, 3), "float"),
+    "frac": (lambda x: x - np.trunc(x), FLOATS, (-10, 10), "same"),
+    "isinf": (np.isinf, ALL, (-10, 10), "bool"),
+    "isposinf": (np.isposinf, [*INTS, *FLOATS], (-10, 10), "bool"),
+    "isneginf": (np.isneginf, [*INTS, *FLOATS], (-10, 10), "bool"),
+    "positive": (np.positive, [*INTS, *FLOATS], (-10, 10), "same"),
 }
 
 
@@ -232,8 +253,21 @@ BINARY: dict[str, tuple[Callable[[Array, Array], Array], list[Any], str]] = {
     "logical_xor": (np.logical_xor, ALL, "bool"),
     "bitwise_and": (np.bitwise_and, [ember.bool, *INTS], "promote"),
     "bitwise_or": (np.bitwise_or, [ember.bool, *INTS], "promote"),
+    "bitwise_xor": (np.bitwise_xor, [ember.bool, *INTS], "promote"),
+    "logical_or": (np.logical_or, ALL, "bool"),
+    "pow": (np.power, FLOATS, "promote"),
+    "fmod": (np.fmod, [*INTS, *FLOATS], "promote"),
+    "copysign": (np.copysign, ALL, "float"),
+    "fmax": (np.fmax, [*INTS, *FLOATS], "promote"),
+    "fmin": (np.fmin, [*INTS, *FLOATS], "promote"),
+    "hypot": (np.hypot, FLOATS, "promote"),
+    "xlogy": (
+        lambda x, y: np.where(x == 0, np.where(np.isnan(y), np.nan, 0.0), x * np.log(y)),
+        ALL,
+        "float",
+    ),
 }
-NONZERO_RHS = {"div", "remainder", "floor_divide"}
+NONZERO_RHS = {"div", "remainder", "floor_divide", "fmod"}
 
 
 def binary_cases() -> list[Any]:
