@@ -701,3 +701,42 @@ def test_fill_and_zero_may_write_into_an_expanded_tensor() -> None:
     np.testing.assert_array_equal(to_numpy(base), [0, 0, 0])
     empty = ember.from_numpy(np.zeros((0, 3), np.float32)[..., ::2])
     assert tuple(empty.add_(1).shape) == (0, 2)
+
+
+def _vector_norm(x: Array, p: float, axis: Any, keepdims: bool) -> Array:
+    a = np.abs(x)
+    if p == math.inf:
+        return np.max(a, axis=axis, keepdims=keepdims, initial=0.0)
+    if p == -math.inf:
+        return np.min(a, axis=axis, keepdims=keepdims, initial=np.inf)
+    if p == 0:
+        return np.sum(a != 0, axis=axis, keepdims=keepdims).astype(np.float64)
+    return np.sum(a**p, axis=axis, keepdims=keepdims) ** (1 / p)
+
+
+@pytest.mark.skipif(not hasattr(ember, "var_mean"), reason="ember lacks the reduce-dim ops here")
+@values_settings
+@given(data=st.data(), dtype=st.sampled_from(FLOATS))
+def test_dim_reductions_with_values_and_indices(data: st.DataObject, dtype: Any) -> None:
+    shape = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple))
+    x, v = make(data, shape, dtype, -3, 3, specials=False)
+    wide = v.astype(np.float64)
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    keepdim = data.draw(st.booleans())
+    for name, f, arg in (("max", np.max, np.argmax), ("min", np.min, np.argmin)):
+        values, indices = getattr(x, name)(dim, keepdim)
+        check(values, f(wide, axis=dim, keepdims=keepdim), dtype)
+        check(indices, arg(wide, axis=dim, keepdims=keepdim), ember.int64)
+    correction = data.draw(st.sampled_from([0, 1, 2]))
+    var, mean = ember.var_mean(x, dim, correction=correction, keepdim=keepdim)
+    n = shape[dim]
+    # torch divides by max(0, n - correction): inf, or nan when the sum of squares is 0 too.
+    squares = np.var(wide, axis=dim, keepdims=keepdim) * n
+    expected_var = quiet(lambda: squares / max(0, n - correction))
+    check(var, expected_var, dtype, scale=4.0)
+    check(mean, np.mean(wide, axis=dim, keepdims=keepdim), dtype, scale=4.0)
+    std, _ = ember.std_mean(x, dim, correction=correction, keepdim=keepdim)
+    check(std, np.sqrt(expected_var), dtype, scale=4.0)
+    p = data.draw(st.sampled_from([1, 2, 3, 0, math.inf, -math.inf]))
+    check(ember.norm(x, p, dim, keepdim), _vector_norm(wide, p, dim, keepdim), dtype, scale=4.0)
+    check(ember.count_nonzero(x, dim), np.count_nonzero(v, axis=dim), ember.int64)
