@@ -24,7 +24,10 @@ import inspect
 import math
 import os
 import re
+import resource
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -496,3 +499,30 @@ def test_tensor_from_junk_data(data: Any, dtype: Any) -> None:
     text = f"tensor({describe(data)}, dtype={dtype})"
     check_outcome("tensor", lambda: ember.tensor(data, dtype=dtype), text)
     check_outcome("as_tensor", lambda: ember.as_tensor(data, dtype=dtype), text)
+
+
+def test_more_threads_than_the_os_grants_does_not_hang() -> None:
+    # Was a hang: the pool's constructor unwound (thread creation failed) under waiting workers.
+    script = (
+        "import ember\n"
+        "ember.set_num_threads(2000)\n"
+        "x = ember.ones(1_000_000)\n"
+        "try:\n"
+        "    print(float((x + x).sum()))\n"
+        "except RuntimeError as e:\n"
+        "    assert str(e).startswith('['), e\n"
+        "    print('typed error')\n"
+    )
+
+    def limit_memory() -> None:  # about 300 thread stacks fit in 3 GB of address space
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        preexec_fn=limit_memory,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() in ("2000000.0", "typed error"), done.stdout

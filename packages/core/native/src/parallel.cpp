@@ -23,7 +23,13 @@ thread_local bool t_in_parallel = false;
 class ThreadPool {
  public:
   explicit ThreadPool(int n) : size_(n) {
-    for (int i = 1; i < n; ++i) workers_.emplace_back([this] { worker_loop(); });
+    // NOTE: when the OS grants fewer threads than asked (set_num_threads(10**6)), unwinding
+    // here would destroy wake_ under waiting workers (a hang): keep the workers made so far;
+    // run() shares chunks among whoever is there.
+    try {
+      for (int i = 1; i < n; ++i) workers_.emplace_back([this] { worker_loop(); });
+    } catch (const std::exception&) {
+    }
   }
   ~ThreadPool() {
     {
