@@ -526,3 +526,12 @@ def test_more_threads_than_the_os_grants_does_not_hang() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() in ("2000000.0", "typed error"), done.stdout
+
+
+def test_operator_errors_name_the_operator() -> None:
+    # Was "[operator] the integer ... does not fit in int64".
+    x = ember.from_numpy(np.ones(3, np.int64))
+    with pytest.raises(RuntimeError, match=r"^\[__or__\] the integer 2361183241434822606848"):
+        x | 2**71
+    with pytest.raises(RuntimeError, match=r"^\[__radd__\] the integer"):
+        2**64 + x

@@ -81,11 +81,11 @@ bool is_number_like(nb::handle h) {
 // side (and `t == None` is False rather than an error).
 template <typename F>
 void def_operator(TensorClass& cls, const char* dunder, F f) {
-  cls.def(dunder, [f](nb::handle self, nb::handle other) -> nb::object {
+  cls.def(dunder, [f, dunder](nb::handle self, nb::handle other) -> nb::object {
     if (!is_tensor(other) && !is_python_scalar(other) && !is_number_like(other)) {
       return nb::borrow(Py_NotImplemented);
     }
-    return f(self, to_tensor(other, "operator", "other"));
+    return f(self, to_tensor(other, dunder, "other"));
   }, nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
 }
 
