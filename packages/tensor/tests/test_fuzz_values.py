@@ -773,3 +773,20 @@ def test_dim_reductions_with_values_and_indices(data: st.DataObject, dtype: Any)
     p = data.draw(st.sampled_from([1, 2, 3, 0, math.inf, -math.inf]))
     check(ember.norm(x, p, dim, keepdim), _vector_norm(wide, p, dim, keepdim), dtype, scale=4.0)
     check(ember.count_nonzero(x, dim), np.count_nonzero(v, axis=dim), ember.int64)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        {"min": math.nan},
+        {"max": math.nan},
+        {"min": 1, "max": math.nan},
+        {"min": math.nan, "max": 1},
+    ],
+)
+def test_clamp_with_a_nan_bound_gives_nan(dtype: Any, bounds: dict[str, float]) -> None:
+    # Was silently wrong: a NaN scalar bound left the input unchanged (torch gives NaN).
+    x = ember.from_numpy(np.arange(3.0)).to(dtype)
+    assert ember.clamp(x, **bounds).isnan().all()
+    assert x.clone().clamp_(**bounds).isnan().all()

@@ -147,11 +147,15 @@ template <typename C>
 inline C upper_bound_of(const OpParams& p) {
   if constexpr (is_float_v<C>) return static_cast<C>(p.f1); else return static_cast<C>(p.i1);
 }
-// clamp propagates NaN inputs, like torch.clamp; min wins when min > max.
+// clamp propagates NaN inputs and NaN bounds, like torch.clamp; min wins when min > max.
 EMBER_FUNCTOR(ClampBoth)
   template <typename C> C operator()(C x) const {
     const C lo = lower_bound_of<C>(p), hi = upper_bound_of<C>(p);
-    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    if constexpr (is_float_v<C>) {
+      if (std::isnan(x)) return x;
+      if (std::isnan(lo)) return lo;
+      if (std::isnan(hi)) return hi;
+    }
     const C y = x < lo ? lo : x;
     return y > hi ? hi : y;
   }
@@ -159,14 +163,14 @@ EMBER_FUNCTOR(ClampBoth)
 EMBER_FUNCTOR(ClampMin)
   template <typename C> C operator()(C x) const {
     const C lo = lower_bound_of<C>(p);
-    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    if constexpr (is_float_v<C>) if (std::isnan(x) || std::isnan(lo)) return std::isnan(x) ? x : lo;
     return x < lo ? lo : x;
   }
 };
 EMBER_FUNCTOR(ClampMax)
   template <typename C> C operator()(C x) const {
     const C hi = upper_bound_of<C>(p);
-    if constexpr (is_float_v<C>) if (std::isnan(x)) return x;
+    if constexpr (is_float_v<C>) if (std::isnan(x) || std::isnan(hi)) return std::isnan(x) ? x : hi;
     return x > hi ? hi : x;
   }
 };
