@@ -535,3 +535,49 @@ def test_operator_errors_name_the_operator() -> None:
         x | 2**71
     with pytest.raises(RuntimeError, match=r"^\[__radd__\] the integer"):
         2**64 + x
+
+
+# ---- a systematic sweep: every callable x edge tensors x the plausible small arguments -----------
+
+EDGE_MAKERS = [
+    lambda: ember.from_numpy(np.array(1.5)),  # 0-d
+    lambda: ember.from_numpy(np.zeros((0,), np.float32)),
+    lambda: ember.from_numpy(np.zeros((2, 0), np.int64)),
+    lambda: ember.from_numpy(np.ones((1, 3), np.float32)).expand(2, 3),
+]
+EDGE_ARGS: list[tuple[Any, ...]] = [(), (0,), (-1,), (1,), (0, 0), (-1, 0), (None,), ((0,),)]
+
+
+@pytest.mark.parametrize("edge", range(len(EDGE_MAKERS)))
+def test_every_method_on_edge_tensors_with_small_arguments(edge: int) -> None:
+    for name in METHODS:
+        for args in EDGE_ARGS:
+            x = EDGE_MAKERS[edge]()
+            method = getattr(x, name)
+            text = "Tensor." + call_repr(name, [x, *args], {})
+            check_outcome(name, lambda: method(*args), text)  # noqa: B023
+
+
+@pytest.mark.parametrize("edge", range(len(EDGE_MAKERS)))
+def test_every_function_on_edge_tensors_with_small_arguments(edge: int) -> None:
+    for name in FUNCTIONS:
+        fn = getattr(ember, name)
+        for args in EDGE_ARGS:
+            x = EDGE_MAKERS[edge]()
+            text = "ember." + call_repr(name, [x, *args], {})
+            if name in STATEFUL:
+                with restored_global_state():
+                    check_outcome(name, lambda: fn(x, *args), text)  # noqa: B023
+            else:
+                check_outcome(name, lambda: fn(x, *args), text)  # noqa: B023
+
+
+def test_size_and_stride_of_a_0d_tensor_raise_index_error() -> None:
+    # Was a segfault: wrap_dim lets 0-d tensors take dim 0/-1 and size() read sizes()[0].
+    t = ember.from_numpy(np.array(1.5))
+    for dim in (0, -1, 1):
+        with pytest.raises(IndexError, match=r"^\[size\] Dimension specified as .* no dimensions"):
+            t.size(dim)
+        with pytest.raises(IndexError, match=r"^\[stride\] Dimension specified as"):
+            t.stride(dim)
+    assert t.size() == () and t.stride() == ()

@@ -94,8 +94,17 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   return dim < 0 ? dim + rank : dim;
 }
 
-int64_t Tensor::size(int64_t d) const { return sizes()[wrap_dim(d, dim(), "size")]; }
-int64_t Tensor::stride(int64_t d) const { return strides()[wrap_dim(d, dim(), "stride")]; }
+// NOTE: wrap_dim lets a 0-d tensor take dim 0/-1 (reductions do); here it has no entry to read.
+int64_t Tensor::size(int64_t d) const {
+  EMBER_CHECK(dim() > 0, IndexError, "[size] Dimension specified as ", d,
+              " but tensor has no dimensions");
+  return sizes()[wrap_dim(d, dim(), "size")];
+}
+int64_t Tensor::stride(int64_t d) const {
+  EMBER_CHECK(dim() > 0, IndexError, "[stride] Dimension specified as ", d,
+              " but tensor has no dimensions");
+  return strides()[wrap_dim(d, dim(), "stride")];
+}
 
 int64_t Tensor::numel() const {
   int64_t n = 1;
