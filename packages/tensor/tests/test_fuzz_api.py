@@ -273,7 +273,7 @@ def test_the_fuzz_covers_the_api() -> None:
 
 # Each op gets a few examples; all ops together stay within the runtime budget.
 fuzz_settings = settings(
-    max_examples=max(3, int(os.environ.get("EMBER_HYPOTHESIS_EXAMPLES", "60")) // 5),
+    max_examples=max(3, int(os.environ.get("EMBER_HYPOTHESIS_EXAMPLES", "60")) // 4),
     derandomize=True,
     database=None,
 )
