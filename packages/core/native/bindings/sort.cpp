@@ -83,7 +83,7 @@ void init_sort(nb::module_& m, TensorClass& cls) {
   const char* names[kNumResults] = {"sort", "topk", "kthvalue", "median"};
   for (int r = 0; r < kNumResults; ++r) {
     nb::object t = namedtuple(names[r], nb::make_tuple("values", "indices"),
-                              nb::arg("module") = module_name);
+                              nb::arg("module").none() = module_name);
     types.attr(names[r]) = t;
     g_result[r] = t.release();  // lives as long as the module
   }
@@ -94,30 +94,30 @@ void init_sort(nb::module_& m, TensorClass& cls) {
     const auto p = sort(as_input(input, "sort"), as_int(dim, "sort", "dim"),
                         as_bool(descending, "sort", "descending"));
     return pair_out(kSort, p, out, "sort");
-  }, nb::arg("input"), nb::arg("dim") = -1, nb::arg("descending") = false, nb::kw_only(),
-     nb::arg("stable") = false, nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::arg("dim").none() = -1, nb::arg("descending").none() = false, nb::kw_only(),
+     nb::arg("stable").none() = false, nb::arg("out").none() = nb::none());
   cls.def("sort", [](const Tensor& self, nb::handle dim, nb::handle descending,
                      nb::handle stable) {
     as_bool(stable, "sort", "stable");
     return make_result(kSort, sort(self, as_int(dim, "sort", "dim"),
                                    as_bool(descending, "sort", "descending")));
-  }, nb::arg("dim") = -1, nb::arg("descending") = false, nb::kw_only(),
-     nb::arg("stable") = false);
+  }, nb::arg("dim").none() = -1, nb::arg("descending").none() = false, nb::kw_only(),
+     nb::arg("stable").none() = false);
 
   m.def("argsort", [](nb::handle input, nb::handle dim, nb::handle descending,
                       nb::handle stable) {
     as_bool(stable, "argsort", "stable");
     return wrap(argsort(as_input(input, "argsort"), as_int(dim, "argsort", "dim"),
                         as_bool(descending, "argsort", "descending")));
-  }, nb::arg("input"), nb::arg("dim") = -1, nb::arg("descending") = false, nb::kw_only(),
-     nb::arg("stable") = false);
+  }, nb::arg("input"), nb::arg("dim").none() = -1, nb::arg("descending").none() = false, nb::kw_only(),
+     nb::arg("stable").none() = false);
   cls.def("argsort", [](const Tensor& self, nb::handle dim, nb::handle descending,
                         nb::handle stable) {
     as_bool(stable, "argsort", "stable");
     return wrap(argsort(self, as_int(dim, "argsort", "dim"),
                         as_bool(descending, "argsort", "descending")));
-  }, nb::arg("dim") = -1, nb::arg("descending") = false, nb::kw_only(),
-     nb::arg("stable") = false);
+  }, nb::arg("dim").none() = -1, nb::arg("descending").none() = false, nb::kw_only(),
+     nb::arg("stable").none() = false);
 
   m.def("msort", [](nb::handle input, nb::handle out) {
     const Tensor values = sort(as_input(input, "msort"), 0).first;
@@ -129,7 +129,7 @@ void init_sort(nb::module_& m, TensorClass& cls) {
     if (o.sizes() != values.sizes()) resize_(o, values.sizes());
     copy_(o, values);
     return nb::borrow(out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());
   cls.def("msort", [](const Tensor& self) { return wrap(sort(self, 0).first); });
 
   m.def("topk", [](nb::handle input, nb::handle k, nb::handle dim, nb::handle largest,
@@ -137,37 +137,37 @@ void init_sort(nb::module_& m, TensorClass& cls) {
     const auto p = topk(as_input(input, "topk"), as_int(k, "topk", "k"), as_dim(dim, "topk"),
                         as_bool(largest, "topk", "largest"), as_bool(sorted, "topk", "sorted"));
     return pair_out(kTopk, p, out, "topk");
-  }, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
-     nb::arg("sorted") = true, nb::kw_only(), nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::arg("k").none(), nb::arg("dim").none() = -1, nb::arg("largest").none() = true,
+     nb::arg("sorted").none() = true, nb::kw_only(), nb::arg("out").none() = nb::none());
   cls.def("topk", [](const Tensor& self, nb::handle k, nb::handle dim, nb::handle largest,
                      nb::handle sorted) {
     return make_result(kTopk, topk(self, as_int(k, "topk", "k"), as_dim(dim, "topk"),
                                    as_bool(largest, "topk", "largest"),
                                    as_bool(sorted, "topk", "sorted")));
-  }, nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true);
+  }, nb::arg("k").none(), nb::arg("dim").none() = -1, nb::arg("largest").none() = true, nb::arg("sorted").none() = true);
 
   m.def("kthvalue", [](nb::handle input, nb::handle k, nb::handle dim, nb::handle keepdim,
                        nb::handle out) {
     const auto p = kthvalue(as_input(input, "kthvalue"), as_int(k, "kthvalue", "k"),
                             as_dim(dim, "kthvalue"), as_bool(keepdim, "kthvalue", "keepdim"));
     return pair_out(kKthvalue, p, out, "kthvalue");
-  }, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("keepdim") = false,
-     nb::kw_only(), nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::arg("k").none(), nb::arg("dim").none() = -1, nb::arg("keepdim").none() = false,
+     nb::kw_only(), nb::arg("out").none() = nb::none());
   cls.def("kthvalue", [](const Tensor& self, nb::handle k, nb::handle dim, nb::handle keepdim) {
     return make_result(kKthvalue, kthvalue(self, as_int(k, "kthvalue", "k"),
                                            as_dim(dim, "kthvalue"),
                                            as_bool(keepdim, "kthvalue", "keepdim")));
-  }, nb::arg("k"), nb::arg("dim") = -1, nb::arg("keepdim") = false);
+  }, nb::arg("k").none(), nb::arg("dim").none() = -1, nb::arg("keepdim").none() = false);
 
   m.def("median", [](nb::handle input, nb::handle dim, nb::handle keepdim, nb::handle out) {
     EMBER_CHECK(!(dim.is_none() && !out.is_none()), TypeError,
                 "[median] 'out' needs 'dim' (median(input) has no out=)");
     return median_any(as_input(input, "median"), dim, keepdim, out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::arg("dim").none() = nb::none(), nb::arg("keepdim").none() = false, nb::kw_only(),
+     nb::arg("out").none() = nb::none());
   cls.def("median", [](const Tensor& self, nb::handle dim, nb::handle keepdim) {
     return median_any(self, dim, keepdim, nb::none());
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false);
+  }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim").none() = false);
 
   m.def("searchsorted", [](nb::handle sorted_sequence, nb::handle values, nb::handle out_int32,
                            nb::handle right, nb::handle side, nb::handle out, nb::handle sorter) {
@@ -178,9 +178,9 @@ void init_sort(nb::module_& m, TensorClass& cls) {
         sorter.is_none() ? Tensor() : as_input(sorter, op, "sorter"),
         to_optional_tensor(out, op, "out"), op);
     return result_or_out(result, out);
-  }, nb::arg("sorted_sequence"), nb::arg("values"), nb::kw_only(), nb::arg("out_int32") = false,
-     nb::arg("right") = false, nb::arg("side") = nb::none(), nb::arg("out") = nb::none(),
-     nb::arg("sorter") = nb::none());
+  }, nb::arg("sorted_sequence"), nb::arg("values"), nb::kw_only(), nb::arg("out_int32").none() = false,
+     nb::arg("right").none() = false, nb::arg("side").none() = nb::none(), nb::arg("out").none() = nb::none(),
+     nb::arg("sorter").none() = nb::none());
 
   m.def("bucketize", [](nb::handle input, nb::handle boundaries, nb::handle out_int32,
                         nb::handle right, nb::handle out) {
@@ -190,8 +190,8 @@ void init_sort(nb::module_& m, TensorClass& cls) {
         as_bool(out_int32, op, "out_int32"), as_bool(right, op, "right"),
         to_optional_tensor(out, op, "out"));
     return result_or_out(result, out);
-  }, nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32") = false,
-     nb::arg("right") = false, nb::arg("out") = nb::none());
+  }, nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32").none() = false,
+     nb::arg("right").none() = false, nb::arg("out").none() = nb::none());
 }
 
 }  // namespace ember::py

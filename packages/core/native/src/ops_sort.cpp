@@ -360,6 +360,7 @@ std::pair<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool lar
   const int64_t len = run_length(x, d);
   EMBER_CHECK(k >= 0 && k <= len, RuntimeError, "[topk] selected index k out of range (k = ", k,
               ", size of dim ", d, " is ", len, ", input shape ", x.sizes(), ")");
+  if (x.dim() == 0) return {clone(x), Tensor::scalar_int(0, ScalarType::Int64)};  // k is 0 or 1
   auto result = alloc_pair(x, d, k);
   RowParams p;
   p.k = k;

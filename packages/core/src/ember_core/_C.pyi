@@ -425,17 +425,31 @@ class TensorBase:
     def cumprod(self, dim: object | None, *, dtype: object | None = None) -> object: ...
     def cumprod_(self, dim: object | None, *, dtype: object | None = None) -> object: ...
     def sort(
-        self, dim: object = -1, descending: object = False, *, stable: object = False
+        self,
+        dim: object | None = -1,
+        descending: object | None = False,
+        *,
+        stable: object | None = False,
     ) -> object: ...
     def argsort(
-        self, dim: object = -1, descending: object = False, *, stable: object = False
+        self,
+        dim: object | None = -1,
+        descending: object | None = False,
+        *,
+        stable: object | None = False,
     ) -> object: ...
     def msort(self) -> object: ...
     def topk(
-        self, k: object, dim: object = -1, largest: object = True, sorted: object = True
+        self,
+        k: object | None,
+        dim: object | None = -1,
+        largest: object | None = True,
+        sorted: object | None = True,
     ) -> object: ...
-    def kthvalue(self, k: object, dim: object = -1, keepdim: object = False) -> object: ...
-    def median(self, dim: object | None = None, keepdim: object = False) -> object: ...
+    def kthvalue(
+        self, k: object | None, dim: object | None = -1, keepdim: object | None = False
+    ) -> object: ...
+    def median(self, dim: object | None = None, keepdim: object | None = False) -> object: ...
     def view(self, *args) -> object: ...
     def view_as(self, other: object) -> object: ...
     def reshape(self, *args) -> object: ...
@@ -922,42 +936,50 @@ def cumprod(
 ) -> object: ...
 def sort(
     input: object,
-    dim: object = -1,
-    descending: object = False,
+    dim: object | None = -1,
+    descending: object | None = False,
     *,
-    stable: object = False,
+    stable: object | None = False,
     out: object | None = None,
 ) -> object: ...
 def argsort(
-    input: object, dim: object = -1, descending: object = False, *, stable: object = False
+    input: object,
+    dim: object | None = -1,
+    descending: object | None = False,
+    *,
+    stable: object | None = False,
 ) -> object: ...
 def msort(input: object, *, out: object | None = None) -> object: ...
 def topk(
     input: object,
-    k: object,
-    dim: object = -1,
-    largest: object = True,
-    sorted: object = True,
+    k: object | None,
+    dim: object | None = -1,
+    largest: object | None = True,
+    sorted: object | None = True,
     *,
     out: object | None = None,
 ) -> object: ...
 def kthvalue(
     input: object,
-    k: object,
-    dim: object = -1,
-    keepdim: object = False,
+    k: object | None,
+    dim: object | None = -1,
+    keepdim: object | None = False,
     *,
     out: object | None = None,
 ) -> object: ...
 def median(
-    input: object, dim: object | None = None, keepdim: object = False, *, out: object | None = None
+    input: object,
+    dim: object | None = None,
+    keepdim: object | None = False,
+    *,
+    out: object | None = None,
 ) -> object: ...
 def searchsorted(
     sorted_sequence: object,
     values: object,
     *,
-    out_int32: object = False,
-    right: object = False,
+    out_int32: object | None = False,
+    right: object | None = False,
     side: object | None = None,
     out: object | None = None,
     sorter: object | None = None,
@@ -966,8 +988,8 @@ def bucketize(
     input: object,
     boundaries: object,
     *,
-    out_int32: object = False,
-    right: object = False,
+    out_int32: object | None = False,
+    right: object | None = False,
     out: object | None = None,
 ) -> object: ...
 def reshape(input: object | None, shape: object) -> object: ...
