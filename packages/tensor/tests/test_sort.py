@@ -382,3 +382,46 @@ def test_searchsorted_errors() -> None:
     raises(RuntimeError, "bucketize", lambda: ember.bucketize(v, s), "dim(2)")
     raises(RuntimeError, "bucketize", lambda: ember.bucketize(v, ember.tensor(3)), "dim(0)")
     raises(TypeError, "bucketize", lambda: ember.bucketize(v, seq, right=None), "bool")
+
+
+@given(cases(list(ALL_DTYPES)), st.booleans())
+def test_unique_consecutive_matches_numpy(case: Any, along_dim: bool) -> None:
+    t, a, dtype, dim = case
+    if along_dim and a.ndim == 0:
+        raises(IndexError, "unique_consecutive", lambda: ember.unique_consecutive(t, dim=dim))
+        return
+    if along_dim and a.size == 0 and a.shape[dim] != 0:
+        raises(RuntimeError, "unique_consecutive", lambda: t.unique_consecutive(dim=dim))
+        return
+    moved = np.moveaxis(a, dim, 0) if along_dim else a.reshape(-1)
+    n = moved.shape[0]
+    rows = moved.reshape(n, int(np.prod(moved.shape[1:])))
+    starts = [i for i in range(n) if i == 0 or not np.all(rows[i] == rows[i - 1])]
+    counts = np.diff([*starts, n]).astype(np.int64)
+    expected = np.moveaxis(moved[starts], 0, dim) if along_dim else moved[starts]
+    inverse = np.repeat(np.arange(len(starts)), counts)
+    if not along_dim:
+        inverse = inverse.reshape(a.shape)
+    values, inv, cnt = ember.unique_consecutive(
+        t, return_inverse=True, return_counts=True, dim=dim if along_dim else None
+    )
+    assert_close(values, expected, dtype=dtype)
+    assert_close(inv, inverse, dtype=ember.int64)
+    assert_close(cnt, counts, dtype=ember.int64)
+    only_counts = t.unique_consecutive(return_counts=True, dim=dim if along_dim else None)
+    assert len(only_counts) == 2
+    assert_close(only_counts[1], counts)
+
+
+def test_unique_consecutive_nan_zero_and_errors() -> None:
+    nan = float("nan")
+    values, counts = ember.unique_consecutive(
+        ember.tensor([1.0, nan, nan, -0.0, 0.0]), return_counts=True
+    )
+    assert counts.tolist() == [1, 1, 1, 2] and np.signbit(to_numpy(values)[3])
+    assert ember.unique_consecutive(ember.tensor(5)).tolist() == [5]
+    op = "unique_consecutive"
+    raises(IndexError, op, lambda: ember.unique_consecutive(ember.tensor(5), dim=0), "no dim")
+    raises(IndexError, op, lambda: ember.unique_consecutive(ember.zeros(2, 2), dim=2), "range")
+    raises(RuntimeError, op, lambda: ember.unique_consecutive(ember.zeros(3, 0), dim=0), "(3, 0)")
+    raises(TypeError, op, lambda: ember.unique_consecutive(ember.zeros(2), return_counts=1))

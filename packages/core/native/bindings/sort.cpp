@@ -1,5 +1,5 @@
 // Sorting and selection: sort/argsort/msort, topk, kthvalue, median (namedtuples from
-// ember.return_types like torch.return_types), searchsorted and bucketize.
+// ember.return_types like torch.return_types), searchsorted, bucketize, unique_consecutive.
 #include "python_api.h"
 
 namespace ember::py {
@@ -192,6 +192,31 @@ void init_sort(nb::module_& m, TensorClass& cls) {
     return result_or_out(result, out);
   }, nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32").none() = false,
      nb::arg("right").none() = false, nb::arg("out").none() = nb::none());
+
+  // A tensor, or a tuple (output, [inverse], [counts]) when asked for either.
+  auto unique = [](const Tensor& x, nb::handle inverse, nb::handle counts, nb::handle dim) {
+    const char* op = "unique_consecutive";
+    const bool want_inverse = as_bool(inverse, op, "return_inverse");
+    const bool want_counts = as_bool(counts, op, "return_counts");
+    auto [values, inv, cnt] = unique_consecutive(
+        x, dim.is_none() ? std::nullopt : std::optional<int64_t>(as_int(dim, op, "dim")));
+    if (!want_inverse && !want_counts) return wrap(values);
+    nb::list parts;
+    parts.append(wrap(values));
+    if (want_inverse) parts.append(wrap(inv));
+    if (want_counts) parts.append(wrap(cnt));
+    return nb::object(nb::tuple(parts));
+  };
+  m.def("unique_consecutive", [unique](nb::handle input, nb::handle return_inverse,
+                                       nb::handle return_counts, nb::handle dim) {
+    return unique(as_input(input, "unique_consecutive"), return_inverse, return_counts, dim);
+  }, nb::arg("input"), nb::arg("return_inverse").none() = false,
+     nb::arg("return_counts").none() = false, nb::arg("dim").none() = nb::none());
+  cls.def("unique_consecutive", [unique](const Tensor& self, nb::handle return_inverse,
+                                         nb::handle return_counts, nb::handle dim) {
+    return unique(self, return_inverse, return_counts, dim);
+  }, nb::arg("return_inverse").none() = false, nb::arg("return_counts").none() = false,
+     nb::arg("dim").none() = nb::none());
 }
 
 }  // namespace ember::py

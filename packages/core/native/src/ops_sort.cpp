@@ -495,6 +495,69 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
   return out;
 }
 
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x,
+                                                      std::optional<int64_t> dim) {
+  const char* op = "unique_consecutive";
+  EMBER_CHECK(!dim || x.dim() > 0, IndexError, "[", op, "] Dimension specified as ", *dim,
+              " but tensor has no dimensions");
+  const int64_t d = dim ? wrap_dim(*dim, x.dim(), op) : 0;
+  // The slices as rows of a contiguous (n, inner) block: dim d moved to the front.
+  Shape sizes, strides;
+  if (dim) {
+    EMBER_CHECK(x.numel() > 0 || x.sizes()[d] == 0, RuntimeError, "[", op,
+                "] There are 0 sized dimensions, and they aren't selected, so unique cannot be "
+                "applied (input shape ", x.sizes(), ", dim ", d, ")");
+    sizes.push_back(x.sizes()[d]);
+    strides.push_back(x.strides()[d]);
+    for (int64_t e = 0; e < x.dim(); ++e) {
+      if (e == d) continue;
+      sizes.push_back(x.sizes()[e]);
+      strides.push_back(x.strides()[e]);
+    }
+  }
+  const Tensor block = dim ? contiguous(x.as_strided(sizes, strides, x.offset())) : contiguous(x);
+  const int64_t n = dim ? sizes[0] : x.numel();
+  const int64_t inner = n == 0 ? 0 : block.numel() / n;
+  Tensor inverse = Tensor::empty(dim ? Shape{n} : x.sizes(), ScalarType::Int64);
+  std::vector<int64_t> starts;  // first row of each group
+  visit_dtype(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    const T* rows = block.data<T>();
+    int64_t* inv = inverse.data<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      bool same = i > 0;
+      for (int64_t j = 0; same && j < inner; ++j) {
+        same = static_cast<C>(rows[i * inner + j]) == static_cast<C>(rows[(i - 1) * inner + j]);
+      }
+      if (!same) starts.push_back(i);
+      inv[i] = static_cast<int64_t>(starts.size()) - 1;
+    }
+  });
+  const int64_t groups = static_cast<int64_t>(starts.size());
+  Tensor counts = Tensor::empty({groups}, ScalarType::Int64);
+  for (int64_t g = 0; g < groups; ++g) {
+    counts.data<int64_t>()[g] = (g + 1 < groups ? starts[g + 1] : n) - starts[g];
+  }
+  Shape out_sizes = dim ? sizes : Shape{groups};
+  out_sizes[0] = groups;
+  Tensor values = Tensor::empty(out_sizes, x.dtype());
+  const int64_t row_bytes = inner * x.element_size();
+  for (int64_t g = 0; g < groups; ++g) {
+    std::memcpy(values.data_bytes() + g * row_bytes, block.data_bytes() + starts[g] * row_bytes,
+                row_bytes);
+  }
+  if (dim && d != 0) {  // move the front dim back to d
+    const Shape& vs = values.sizes();
+    const Shape vst = values.strides();
+    Shape back_sizes(vs.begin() + 1, vs.end()), back_strides(vst.begin() + 1, vst.end());
+    back_sizes.insert(back_sizes.begin() + d, vs[0]);
+    back_strides.insert(back_strides.begin() + d, vst[0]);
+    values = contiguous(values.as_strided(back_sizes, back_strides, values.offset()));
+  }
+  return {values, inverse, counts};
+}
+
 Tensor bucketize(const Tensor& input, const Tensor& boundaries, bool out_int32, bool right,
                  const Tensor& out) {
   EMBER_CHECK(boundaries.dim() == 1, RuntimeError,

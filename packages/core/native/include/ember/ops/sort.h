@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "ember/tensor.h"
@@ -32,6 +33,11 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, bool ou
 // searchsorted with 1-D `boundaries` (argument order of torch.bucketize).
 Tensor bucketize(const Tensor& input, const Tensor& boundaries, bool out_int32 = false,
                  bool right = false, const Tensor& out = {});
+
+// Keeps the first of every run of equal consecutive elements (dim unset: of the flattened
+// tensor) or slices along dim: (values, inverse indices, counts). NaN never equals NaN.
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x,
+                                                      std::optional<int64_t> dim = std::nullopt);
 
 // out= helpers: check dtypes like torch (values of x's dtype, indices int64), resize and copy.
 void deliver_pair(const std::pair<Tensor, Tensor>& result, const Tensor& values,
