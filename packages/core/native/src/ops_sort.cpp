@@ -161,13 +161,37 @@ Item* radix_sort(Item* a, Item* tmp, int64_t n) {
   return radix_passes<T, 8>(a, tmp, n);
 }
 
-// Writes items [0, count) as (values gathered from the run, indices).
+// The value a key came from, when the key identifies it: every integer key does; float keys
+// of zero (either sign) and NaN (any payload) do not, and are read from the run instead.
+template <typename T>
+bool from_key(key_t<T> key, T& value) {
+  using K = key_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    value = key != 0;
+  } else if constexpr (std::is_integral_v<T>) {
+    value = static_cast<T>(sort_key(static_cast<T>(key)));  // the sign flip is its own inverse
+  } else {
+    constexpr K kSign = K(1) << (sizeof(T) * 8 - 1);
+    if (key == kSign || key == static_cast<K>(~K(0))) return false;
+    const K bits = static_cast<K>((key & kSign) ? (key & ~kSign) : ~key);
+    std::memcpy(&value, &bits, sizeof(T));
+  }
+  return true;
+}
+
+// Writes items [0, count) as (values, indices); `flip` undoes a reversed key.
 template <typename T, typename Item>
 void write_items(const Item* items, int64_t count, const char* run, char* vals, char* idxs,
-                 const RowParams& p) {
+                 const RowParams& p, bool flip) {
+  using K = key_t<T>;
+  constexpr int kShift = static_cast<int>(sizeof(Item) * 8) - kKeyBits<T>;
   for (int64_t j = 0; j < count; ++j) {
     const int64_t idx = index_of<T>(items[j]);
-    at<T>(vals, j * p.val_stride) = *reinterpret_cast<const T*>(run + idx * p.in_stride);
+    K key = static_cast<K>(items[j] >> kShift);
+    if (flip) key = static_cast<K>(~key);
+    T value;
+    if (!from_key<T>(key, value)) value = *reinterpret_cast<const T*>(run + idx * p.in_stride);
+    at<T>(vals, j * p.val_stride) = value;
     at<int64_t>(idxs, j * p.idx_stride) = idx;
   }
 }
@@ -215,10 +239,10 @@ void rows_with(char** data, const int64_t* strides, int64_t n, const RowParams& 
     Item* a = items.get();
     if constexpr (kMode == Mode::Sort) {
       make_items<T>(a, run, p, p.flip);
-      write_items<T>(radix_sort<T>(a, tmp.get(), p.len), p.len, run, vals, idxs, p);
+      write_items<T>(radix_sort<T>(a, tmp.get(), p.len), p.len, run, vals, idxs, p, p.flip);
     } else if constexpr (kMode == Mode::TopK) {
       top_items<T>(a, run, p);
-      write_items<T>(a, p.k, run, vals, idxs, p);
+      write_items<T>(a, p.k, run, vals, idxs, p, p.flip);
     } else {
       const bool nan = make_items<T>(a, run, p, false);
       int64_t idx;
