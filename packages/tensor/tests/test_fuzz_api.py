@@ -581,3 +581,16 @@ def test_size_and_stride_of_a_0d_tensor_raise_index_error() -> None:
         with pytest.raises(IndexError, match=r"^\[stride\] Dimension specified as"):
             t.stride(dim)
     assert t.size() == () and t.stride() == ()
+
+
+@pytest.mark.parametrize("name", ["sort", "argsort", "kthvalue", "median", "unique_consecutive"])
+def test_sort_family_int_arguments_raise_named_errors(name: str) -> None:
+    # Was RuntimeError('std::bad_cast') for a tensor or a huge int given as dim/k.
+    if not hasattr(ember.Tensor, name):
+        pytest.skip(f"ember lacks {name} here")
+    x = ember.from_numpy(np.ones((2, 3), np.float32))
+    args: tuple[Any, ...] = (1,) if name == "kthvalue" else ()
+    with pytest.raises(TypeError, match=rf"^\[{name}\] argument '\w+' must be int"):
+        getattr(x, name)(*args, dim=x)
+    with pytest.raises(ValueError, match=rf"^\[{name}\] argument '\w+' value 9223372036854775808"):
+        getattr(x, name)(*args, dim=2**63)

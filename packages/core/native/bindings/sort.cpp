@@ -25,7 +25,13 @@ const Tensor& as_input(nb::handle h, const char* op, const char* arg = "input") 
 int64_t as_int(nb::handle h, const char* op, const char* arg) {
   EMBER_CHECK(!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()), TypeError, "[", op,
               "] argument '", arg, "' must be int, not ", nb::type_name(h.type()).c_str());
-  return nb::cast<int64_t>(h);
+  bool overflow = false;
+  const std::optional<int64_t> v = index_value(h, &overflow);
+  EMBER_CHECK(!overflow, ValueError, "[", op, "] argument '", arg, "' value ",
+              nb::str(h).c_str(), " does not fit in int64");
+  EMBER_CHECK(v.has_value(), TypeError, "[", op, "] argument '", arg, "' must be int, not ",
+              nb::type_name(h.type()).c_str());
+  return *v;
 }
 
 bool as_bool(nb::handle h, const char* op, const char* arg) {
