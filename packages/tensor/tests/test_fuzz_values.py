@@ -790,3 +790,28 @@ def test_clamp_with_a_nan_bound_gives_nan(dtype: Any, bounds: dict[str, float]) 
     x = ember.from_numpy(np.arange(3.0)).to(dtype)
     assert ember.clamp(x, **bounds).isnan().all()
     assert x.clone().clamp_(**bounds).isnan().all()
+
+
+@pytest.mark.skipif(not hasattr(ember, "sort"), reason="ember lacks sort here")
+@values_settings
+@given(data=st.data(), dtype=st.sampled_from([*INTS, *FLOATS]))
+def test_sort_argsort_topk(data: st.DataObject, dtype: Any) -> None:
+    shape = data.draw(st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple))
+    x, v = make(data, shape, dtype, -3, 3)
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    descending = data.draw(st.booleans())
+    # NaN sorts as the largest value (first when descending); stable sorts fix the index order.
+    wide = v.astype(np.float64)
+    if descending:
+        order = np.lexsort((-np.nan_to_num(wide, nan=0.0), ~np.isnan(wide)), axis=dim)
+    else:
+        order = np.argsort(wide, axis=dim, kind="stable")
+    values, indices = x.sort(dim=dim, descending=descending, stable=True)
+    check(indices, order, ember.int64)
+    check(values, np.take_along_axis(v, order, axis=dim), dtype)
+    check(x.argsort(dim=dim, descending=descending, stable=True), order, ember.int64)
+    if hasattr(x, "topk") and shape[dim] > 0:
+        k = data.draw(st.integers(0, shape[dim]))
+        top_values, _ = x.topk(k, dim=dim)
+        expected = np.take_along_axis(v, order if descending else np.flip(order, dim), axis=dim)
+        check(top_values, np.take(expected, range(k), axis=dim), dtype)
