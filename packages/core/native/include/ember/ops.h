@@ -8,3 +8,4 @@
 #include "ember/ops/shape.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/linalg.h"
+#include "ember/ops/index.h"
