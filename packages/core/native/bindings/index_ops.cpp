@@ -11,7 +11,9 @@ std::vector<Tensor> to_index_list(nb::handle h, const char* op) {
               "] indices must be a tuple of tensors, got ", nb::type_name(h.type()).c_str());
   std::vector<Tensor> out;
   for (nb::handle item : nb::iter(h)) {
-    out.push_back(item.is_none() ? Tensor() : to_tensor(item, op, "indices"));
+    EMBER_CHECK(is_tensor(item), TypeError, "[", op, "] indices must be tensors, got ",
+                nb::type_name(item.type()).c_str());
+    out.push_back(unwrap(item));
   }
   return out;
 }
@@ -22,11 +24,14 @@ struct ScatterSource {
   bool is_value;
 };
 ScatterSource scatter_source(nb::handle src, nb::handle value, nb::handle reduce,
-                             const char* op) {
+                             const char* op, bool add) {
   EMBER_CHECK(reduce.is_none(), NotImplementedError, "[", op,
               "] reduce= is not supported; use scatter_add");
   EMBER_CHECK(src.is_none() != value.is_none(), TypeError, "[", op,
               "] expected exactly one of src and value");
+  // scatter_add has no value form in torch.
+  EMBER_CHECK(!add || (value.is_none() && is_tensor(src)), TypeError, "[", op,
+              "] src must be a tensor, got ", nb::type_name(src.type()).c_str());
   if (!value.is_none()) return {to_tensor(value, op, "value"), true};
   if (is_python_scalar(src)) return {to_tensor(src, op, "value"), true};
   return {to_tensor(src, op, "src"), false};
@@ -36,20 +41,20 @@ void def_scatter(nb::module_& m, TensorClass& cls, const char* name, bool add) {
   const std::string inplace = std::string(name) + "_";
   m.def(name, [name, add](nb::handle input, int64_t dim, nb::handle index, nb::handle src,
                           nb::handle value, nb::handle reduce) {
-    const ScatterSource s = scatter_source(src, value, reduce, name);
+    const ScatterSource s = scatter_source(src, value, reduce, name, add);
     return wrap(scatter(to_tensor(input, name), dim, to_tensor(index, name, "index"), s.tensor,
                         add, s.is_value));
   }, nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(),
      nb::kw_only(), nb::arg("value") = nb::none(), nb::arg("reduce") = nb::none());
   cls.def(name, [name, add](const Tensor& self, int64_t dim, nb::handle index, nb::handle src,
                             nb::handle value, nb::handle reduce) {
-    const ScatterSource s = scatter_source(src, value, reduce, name);
+    const ScatterSource s = scatter_source(src, value, reduce, name, add);
     return wrap(scatter(self, dim, to_tensor(index, name, "index"), s.tensor, add, s.is_value));
   }, nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(), nb::kw_only(),
      nb::arg("value") = nb::none(), nb::arg("reduce") = nb::none());
   cls.def(inplace.c_str(), [name, add](nb::handle self, int64_t dim, nb::handle index,
                                        nb::handle src, nb::handle value, nb::handle reduce) {
-    const ScatterSource s = scatter_source(src, value, reduce, name);
+    const ScatterSource s = scatter_source(src, value, reduce, name, add);
     scatter_(unwrap(self), dim, to_tensor(index, name, "index"), s.tensor, add, s.is_value);
     return nb::borrow(self);
   }, nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(), nb::kw_only(),

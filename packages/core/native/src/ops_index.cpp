@@ -19,6 +19,7 @@ struct KernelParams {
   int64_t stride = 0;  // bytes added per unit of index
   int64_t size = 0;    // size of the indexed dim (negative indices wrap); -1: offsets, no wrap
   bool check = true;   // range-check in the loop (false once checked beforehand)
+  bool wrap = true;    // negative indices count from the end (not in gather/scatter/index_select)
   int64_t dim = 0;     // for the error message
   const char* op = "index";
 };
@@ -33,7 +34,7 @@ inline int64_t load_index(const char* at, const KernelParams& p) {
   int64_t k = *reinterpret_cast<const I*>(at);
   if (p.size >= 0) {
     const int64_t raw = k;
-    if (k < 0) k += p.size;
+    if (k < 0 && p.wrap) k += p.size;
     if (p.check && (k < 0 || k >= p.size)) out_of_range(p, raw);
   }
   return k;
@@ -150,7 +151,7 @@ void check_indices(const Tensor& idx, const KernelParams& p) {
     parallel_for(0, n, kParallelGrain, [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
         const int64_t k = data[i];
-        if (k < -p.size || k >= p.size) out_of_range(p, k);
+        if (k < (p.wrap ? -p.size : 0) || k >= p.size) out_of_range(p, k);
       }
     });
   };
@@ -187,16 +188,18 @@ struct IndexPlan {
   Shape shape;
   Tensor src;  // v restrided to `shape` with zero strides on the index dims
   Tensor idx;  // int64/int32, viewed in `shape` (zero strides on the other dims)
+  Tensor raw;  // the single index as given (range-checked before a put), else undefined
   KernelParams p;
 };
 
 IndexPlan make_plan(const Tensor& v, const std::vector<int64_t>& dims,
-                    const std::vector<Tensor>& idxs, const char* op) {
+                    const std::vector<Tensor>& idxs, const char* op, bool wrap = true) {
   const Shape b = broadcast_indices(idxs, op);
   bool adjacent = true;
   for (size_t k = 1; k < dims.size(); ++k) adjacent &= dims[k] == dims[k - 1] + 1;
   IndexPlan plan;
   plan.p.op = op;
+  plan.p.wrap = wrap;
   Shape src_strides;
   int64_t b_at = 0;  // where the broadcast index dims go in the result
   auto is_indexed = [&](int64_t d) { return std::find(dims.begin(), dims.end(), d) != dims.end(); };
@@ -226,6 +229,7 @@ IndexPlan make_plan(const Tensor& v, const std::vector<int64_t>& dims,
   Tensor index;
   if (idxs.size() == 1) {
     index = expand(idxs[0], b);
+    plan.raw = idxs[0];
     plan.p.stride = v.strides()[dims[0]] * v.element_size();
     plan.p.size = v.sizes()[dims[0]];
     plan.p.dim = dims[0];
@@ -236,7 +240,7 @@ IndexPlan make_plan(const Tensor& v, const std::vector<int64_t>& dims,
     for (size_t k = 0; k < idxs.size(); ++k) {
       const Tensor c = contiguous(expand(to_dtype(idxs[k], ScalarType::Int64), b));
       const int64_t* ik = c.data<int64_t>();
-      KernelParams pk{0, v.sizes()[dims[k]], true, dims[k], op};
+      KernelParams pk{0, v.sizes()[dims[k]], true, true, dims[k], op};
       const int64_t stride = v.strides()[dims[k]];
       parallel_for(0, index.numel(), kParallelGrain, [&](int64_t s, int64_t e) {
         for (int64_t i = s; i < e; ++i) {
@@ -370,8 +374,8 @@ void index_put_advanced_(const Tensor& x, const std::vector<AdvancedItem>& items
   IndexPlan plan = make_plan(r.view, r.dims, r.idxs, op);
   Tensor v = value.storage() == x.storage() ? clone(value) : value;
   v = value_for(to_dtype(v, x.dtype()), plan.shape, op);
-  if (plan.p.size >= 0) {
-    check_indices(plan.idx, plan.p);
+  if (plan.raw.defined()) {
+    check_indices(plan.raw, plan.p);
     plan.p.check = false;
   }
   if (plan.src.numel() == 0) return;
@@ -457,24 +461,34 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   check_index_dtype(index, "index_select");
   EMBER_CHECK(index.dim() <= 1, IndexError, "[index_select] index is supposed to be a vector, ",
               "got shape ", index.sizes());
+  EMBER_CHECK(x.dim() > 0 || index.numel() == 1, RuntimeError, "[index_select] index to ",
+              "scalar can have only 1 value, got ", index.numel(), " value(s)");
   const Tensor x1 = as_1d(x);
   const int64_t d = wrap_dim(dim, x1.dim(), "index_select");
-  IndexPlan plan = make_plan(x1, {d}, {as_1d(index)}, "index_select");
+  IndexPlan plan = make_plan(x1, {d}, {as_1d(index)}, "index_select", false);
   Tensor out = empty(plan.shape, x.dtype(), "index_select");
   if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
-  return x.dim() == 0 && index.dim() == 0 ? reshape(out, {}) : out;
+  return x.dim() == 0 ? reshape(out, {}) : out;
 }
 
-Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
-  check_index_dtype(index, "gather");
+namespace {
+// gather; take_along_dim shares it but lets negative indices count from the end.
+Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap,
+                   const char* op) {
+  check_index_dtype(index, op);
   const Tensor x1 = as_1d(x);
   const Tensor i1 = as_1d(index);
-  const int64_t d = wrap_dim(dim, x1.dim(), "gather");
-  check_gather_shapes(x1, d, i1, Tensor(), "gather");
-  Tensor out = empty(i1.sizes(), x.dtype(), "gather");
-  KernelParams p{x1.strides()[d] * x.element_size(), x1.sizes()[d], true, d, "gather"};
+  const int64_t d = wrap_dim(dim, x1.dim(), op);
+  check_gather_shapes(x1, d, i1, Tensor(), op);
+  Tensor out = empty(i1.sizes(), x.dtype(), op);
+  KernelParams p{x1.strides()[d] * x.element_size(), x1.sizes()[d], true, wrap, d, op};
   if (out.numel() > 0) run_gather(out, along_dim_view(x1, d, i1.sizes()), i1, p);
   return index.dim() == 0 ? reshape(out, {}) : out;
+}
+}  // namespace
+
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
+  return gather_impl(x, dim, index, false, "gather");
 }
 
 const Tensor& scatter_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
@@ -497,7 +511,7 @@ const Tensor& scatter_(const Tensor& x, int64_t dim, const Tensor& index, const 
     const Tensor s1 = as_1d(src.storage() == x.storage() ? clone(src) : src);
     value = s1.as_strided(i1.sizes(), s1.strides(), s1.offset());
   }
-  KernelParams p{x1.strides()[d] * x.element_size(), x1.sizes()[d], true, d, op};
+  KernelParams p{x1.strides()[d] * x.element_size(), x1.sizes()[d], true, false, d, op};
   check_indices(i1, p);
   p.check = false;
   if (i1.numel() == 0) return x;
@@ -524,12 +538,14 @@ Tensor take(const Tensor& x, const Tensor& index) {
 
 Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim) {
   check_index_dtype(indices, "take_along_dim");
-  if (!dim) return gather(reshape(x, {-1}), 0, reshape(indices, {-1}));
+  if (!dim) {
+    return gather_impl(reshape(x, {-1}), 0, reshape(indices, {-1}), true, "take_along_dim");
+  }
   const int64_t d = wrap_dim(*dim, std::max<int64_t>(x.dim(), 1), "take_along_dim");
   EMBER_CHECK(x.dim() == indices.dim(), RuntimeError, "[take_along_dim] input and indices ",
               "should have the same number of dimensions, got input of shape ", x.sizes(),
               " and indices of shape ", indices.sizes());
-  if (x.dim() == 0) return gather(x, d, indices);
+  if (x.dim() == 0) return gather_impl(x, d, indices, true, "take_along_dim");
   // Every dim but `dim` broadcasts between input and indices.
   Shape xs = x.sizes(), is = indices.sizes();
   xs[d] = 1;
@@ -538,7 +554,7 @@ Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int6
   Shape bx = b, bi = b;
   bx[d] = x.sizes()[d];
   bi[d] = indices.sizes()[d];
-  return gather(expand(x, bx), d, expand(indices, bi));
+  return gather_impl(expand(x, bx), d, expand(indices, bi), true, "take_along_dim");
 }
 
 // ---- masks.
