@@ -64,6 +64,14 @@ void gather_loop(char** data, const int64_t* strides, int64_t n, const void* par
 template <typename W, typename I>
 void put_loop(char** data, const int64_t* strides, int64_t n, const void* params) {
   const KernelParams& p = *static_cast<const KernelParams*>(params);
+  if (strides[0] == 0 && strides[1] == sizeof(W) && strides[2] == sizeof(I)) {
+    const W* v = reinterpret_cast<const W*>(data[1]);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t k = load_index<I>(data[2] + i * sizeof(I), p);
+      std::memcpy(data[0] + k * p.stride, &v[i], sizeof(W));
+    }
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) {
     const int64_t k = load_index<I>(data[2] + i * strides[2], p);
     std::memcpy(data[0] + i * strides[0] + k * p.stride, data[1] + i * strides[1], sizeof(W));
