@@ -90,6 +90,19 @@ void accumulate_loop(char** data, const int64_t* strides, int64_t n, const void*
   }
 }
 
+// Loop1d entries for each element width (W) and index type (I).
+template <typename W, typename I>
+struct Gather {
+  static void run(char** d, const int64_t* s, int64_t n, const void* p) {
+    gather_loop<W, I>(d, s, n, p);
+  }
+};
+template <typename W, typename I>
+struct Put {
+  static void run(char** d, const int64_t* s, int64_t n, const void* p) {
+    put_loop<W, I>(d, s, n, p);
+  }
+};
 template <template <typename, typename> class Loop, typename I>
 Loop1d by_width(int64_t width) {
   switch (width) {
@@ -99,10 +112,6 @@ Loop1d by_width(int64_t width) {
     default: return &Loop<uint64_t, I>::run;
   }
 }
-template <typename W, typename I>
-struct Gather { static void run(char** d, const int64_t* s, int64_t n, const void* p) { gather_loop<W, I>(d, s, n, p); } };
-template <typename W, typename I>
-struct Put { static void run(char** d, const int64_t* s, int64_t n, const void* p) { put_loop<W, I>(d, s, n, p); } };
 
 bool is_index_dtype(ScalarType t) { return t == ScalarType::Int64 || t == ScalarType::Int32; }
 bool is_mask_dtype(ScalarType t) { return t == ScalarType::Bool || t == ScalarType::UInt8; }
