@@ -543,3 +543,32 @@ def test_bad_indices_raise_typed_errors(
             x[tuple(items)]
     except (IndexError, ValueError, TypeError, RuntimeError) as e:
         assert str(e).startswith("[index]"), (items, str(e))
+
+
+def test_out_arguments() -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    x = ember.from_numpy(a)
+    idx = ember.tensor([[0], [2]])
+    calls = {
+        "index_select": (
+            lambda out: ember.index_select(x, 1, ember.tensor([2, 0]), out=out),
+            a[:, [2, 0]],
+        ),
+        "gather": (lambda out: ember.gather(x, 1, idx, out=out), np.array([[0.0], [5.0]])),
+        "take": (lambda out: ember.take(x, ember.tensor([5, -6]), out=out), np.array([5.0, 0.0])),
+        "take_along_dim": (
+            lambda out: ember.take_along_dim(x, idx, 1, out=out),
+            np.array([[0.0], [5.0]]),
+        ),
+        "masked_select": (lambda out: ember.masked_select(x, x > 2, out=out), a[a > 2]),
+    }
+    for op, (call, expected) in calls.items():
+        out = ember.empty(7)
+        assert call(out) is out
+        assert_close(out, expected)
+        wrong = ember.empty(1, dtype=ember.int32)
+        raises(RuntimeError, op, lambda call=call, wrong=wrong: call(wrong), "int32", "float32")
+    out = ember.empty(0, dtype=ember.int64)
+    assert ember.nonzero(x, out=out) is out
+    assert_close(out, np.argwhere(a))
+    raises(TypeError, "nonzero", lambda: ember.nonzero(x, out=out, as_tuple=True), "as_tuple")

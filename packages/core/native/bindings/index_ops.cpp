@@ -68,34 +68,47 @@ nb::object nonzero_result(const Tensor& t, bool as_tuple) {
 }  // namespace
 
 void init_index_ops(nb::module_& m, TensorClass& cls) {
-  m.def("index_select", [](nb::handle input, int64_t dim, nb::handle index) {
-    return wrap(index_select(to_tensor(input, "index_select"), dim,
-                             to_tensor(index, "index_select", "index")));
-  }, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  m.def("index_select", [](nb::handle input, int64_t dim, nb::handle index, nb::handle out) {
+    return result_or_out(index_select(to_tensor(input, "index_select"), dim,
+                                      to_tensor(index, "index_select", "index"),
+                                      to_optional_tensor(out, "index_select", "out")),
+                         out);
+  }, nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::kw_only(),
+     nb::arg("out") = nb::none());
   cls.def("index_select", [](const Tensor& self, int64_t dim, nb::handle index) {
     return wrap(index_select(self, dim, to_tensor(index, "index_select", "index")));
   }, nb::arg("dim"), nb::arg("index"));
 
-  m.def("gather", [](nb::handle input, int64_t dim, nb::handle index) {
-    return wrap(gather(to_tensor(input, "gather"), dim, to_tensor(index, "gather", "index")));
-  }, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
-  cls.def("gather", [](const Tensor& self, int64_t dim, nb::handle index) {
+  m.def("gather", [](nb::handle input, int64_t dim, nb::handle index, bool, nb::handle out) {
+    return result_or_out(gather(to_tensor(input, "gather"), dim,
+                                to_tensor(index, "gather", "index"),
+                                to_optional_tensor(out, "gather", "out")),
+                         out);
+  }, nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::kw_only(),
+     nb::arg("sparse_grad") = false, nb::arg("out") = nb::none());
+  cls.def("gather", [](const Tensor& self, int64_t dim, nb::handle index, bool) {
     return wrap(gather(self, dim, to_tensor(index, "gather", "index")));
-  }, nb::arg("dim"), nb::arg("index"));
+  }, nb::arg("dim"), nb::arg("index"), nb::kw_only(), nb::arg("sparse_grad") = false);
 
   def_scatter(m, cls, "scatter", false);
   def_scatter(m, cls, "scatter_add", true);
 
-  m.def("take", [](nb::handle input, nb::handle index) {
-    return wrap(take(to_tensor(input, "take"), to_tensor(index, "take", "index")));
-  }, nb::arg("input"), nb::arg("index"));
+  m.def("take", [](nb::handle input, nb::handle index, nb::handle out) {
+    return result_or_out(take(to_tensor(input, "take"), to_tensor(index, "take", "index"),
+                              to_optional_tensor(out, "take", "out")),
+                         out);
+  }, nb::arg("input"), nb::arg("index"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("take", [](const Tensor& self, nb::handle index) {
     return wrap(take(self, to_tensor(index, "take", "index")));
   }, nb::arg("index"));
-  m.def("take_along_dim", [](nb::handle input, nb::handle indices, std::optional<int64_t> dim) {
-    return wrap(take_along_dim(to_tensor(input, "take_along_dim"),
-                               to_tensor(indices, "take_along_dim", "indices"), dim));
-  }, nb::arg("input"), nb::arg("indices"), nb::arg("dim") = nb::none());
+  m.def("take_along_dim", [](nb::handle input, nb::handle indices, std::optional<int64_t> dim,
+                             nb::handle out) {
+    return result_or_out(take_along_dim(to_tensor(input, "take_along_dim"),
+                                        to_tensor(indices, "take_along_dim", "indices"), dim,
+                                        to_optional_tensor(out, "take_along_dim", "out")),
+                         out);
+  }, nb::arg("input"), nb::arg("indices"), nb::arg("dim") = nb::none(), nb::kw_only(),
+     nb::arg("out") = nb::none());
   cls.def("take_along_dim", [](const Tensor& self, nb::handle indices,
                                std::optional<int64_t> dim) {
     return wrap(take_along_dim(self, to_tensor(indices, "take_along_dim", "indices"), dim));
@@ -115,17 +128,24 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
                  to_tensor(value, "masked_fill_", "value"));
     return nb::borrow(self);
   }, nb::arg("mask"), nb::arg("value"));
-  m.def("masked_select", [](nb::handle input, nb::handle mask) {
-    return wrap(masked_select(to_tensor(input, "masked_select"),
-                              to_tensor(mask, "masked_select", "mask")));
-  }, nb::arg("input"), nb::arg("mask"));
+  m.def("masked_select", [](nb::handle input, nb::handle mask, nb::handle out) {
+    return result_or_out(masked_select(to_tensor(input, "masked_select"),
+                                       to_tensor(mask, "masked_select", "mask"),
+                                       to_optional_tensor(out, "masked_select", "out")),
+                         out);
+  }, nb::arg("input"), nb::arg("mask"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("masked_select", [](const Tensor& self, nb::handle mask) {
     return wrap(masked_select(self, to_tensor(mask, "masked_select", "mask")));
   }, nb::arg("mask"));
 
-  m.def("nonzero", [](nb::handle input, bool as_tuple) {
-    return nonzero_result(to_tensor(input, "nonzero"), as_tuple);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("as_tuple") = false);
+  m.def("nonzero", [](nb::handle input, nb::handle out, bool as_tuple) {
+    EMBER_CHECK(!as_tuple || out.is_none(), TypeError,
+                "[nonzero] out= is not supported with as_tuple=True");
+    if (as_tuple) return nonzero_result(to_tensor(input, "nonzero"), true);
+    return result_or_out(nonzero(to_tensor(input, "nonzero"),
+                                 to_optional_tensor(out, "nonzero", "out")),
+                         out);
+  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none(), nb::arg("as_tuple") = false);
   cls.def("nonzero", [](const Tensor& self, bool as_tuple) {
     return nonzero_result(self, as_tuple);
   }, nb::kw_only(), nb::arg("as_tuple") = false);

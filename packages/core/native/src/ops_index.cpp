@@ -435,6 +435,17 @@ Tensor index_put(const Tensor& x, const std::vector<Tensor>& indices, const Tens
 
 namespace {
 
+// The out= rule of the index ops: same dtype, resized to the result.
+Tensor into_out(const Tensor& result, const Tensor& out, const char* op) {
+  if (!out.defined()) return result;
+  EMBER_CHECK(out.dtype() == result.dtype(), RuntimeError, "[", op, "] expected out tensor to ",
+              "have dtype ", dtype_name(result.dtype()), ", but got ", dtype_name(out.dtype()));
+  out.check_writable(op);
+  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
+  copy_(out, result);
+  return out;
+}
+
 void check_index_dtype(const Tensor& index, const char* op) {
   EMBER_CHECK(is_index_dtype(index.dtype()), RuntimeError, "[", op,
               "] expected dtype int32 or int64 for index, got ", dtype_name(index.dtype()));
@@ -474,7 +485,7 @@ Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; }
 
 }  // namespace
 
-Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out_arg) {
   check_index_dtype(index, "index_select");
   EMBER_CHECK(index.dim() <= 1, IndexError, "[index_select] index is supposed to be a vector, ",
               "got shape ", index.sizes());
@@ -485,7 +496,7 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   IndexPlan plan = make_plan(x1, {d}, {as_1d(index)}, "index_select", false);
   Tensor out = empty(plan.shape, x.dtype(), "index_select");
   if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
-  return x.dim() == 0 ? reshape(out, {}) : out;
+  return into_out(x.dim() == 0 ? reshape(out, {}) : out, out_arg, "index_select");
 }
 
 namespace {
@@ -504,8 +515,8 @@ Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap,
 }
 }  // namespace
 
-Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
-  return gather_impl(x, dim, index, false, "gather");
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out) {
+  return into_out(gather_impl(x, dim, index, false, "gather"), out, "gather");
 }
 
 const Tensor& scatter_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
@@ -544,16 +555,17 @@ Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& 
   return out;
 }
 
-Tensor take(const Tensor& x, const Tensor& index) {
+Tensor take(const Tensor& x, const Tensor& index, const Tensor& out_arg) {
   check_index_dtype(index, "take");
   const Tensor flat = reshape(x, {-1});
   IndexPlan plan = make_plan(flat, {0}, {index}, "take");
   Tensor out = empty(plan.shape, x.dtype(), "take");
   if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
-  return out;
+  return into_out(out, out_arg, "take");
 }
 
-Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim) {
+namespace {
+Tensor take_along_dim_impl(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim) {
   check_index_dtype(indices, "take_along_dim");
   if (!dim) {
     return gather_impl(reshape(x, {-1}), 0, reshape(indices, {-1}), true, "take_along_dim");
@@ -572,6 +584,12 @@ Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int6
   bx[d] = x.sizes()[d];
   bi[d] = indices.sizes()[d];
   return gather_impl(expand(x, bx), d, expand(indices, bi), true, "take_along_dim");
+}
+}  // namespace
+
+Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim,
+                      const Tensor& out) {
+  return into_out(take_along_dim_impl(x, indices, dim), out, "take_along_dim");
 }
 
 // ---- masks.
@@ -605,15 +623,16 @@ const Tensor& masked_fill_(const Tensor& x, const Tensor& mask, const Tensor& va
   return x;
 }
 
-Tensor masked_select(const Tensor& x, const Tensor& mask) {
+Tensor masked_select(const Tensor& x, const Tensor& mask, const Tensor& out) {
   check_mask(mask, "masked_select");
   const Shape b = broadcast_shapes(x.sizes(), mask.sizes(), "masked_select");
-  return index_advanced(expand(x, b), {AdvancedItem{IndexItem::integer(0), expand(mask, b)}});
+  const AdvancedItem item{IndexItem::integer(0), expand(mask, b)};
+  return into_out(index_advanced(expand(x, b), {item}), out, "masked_select");
 }
 
 // ---- nonzero.
 
-Tensor nonzero(const Tensor& x) {
+Tensor nonzero(const Tensor& x, const Tensor& out_arg) {
   const Tensor b = contiguous(to_dtype(x, ScalarType::Bool));
   const bool* data = b.data<bool>();
   const int64_t n = b.numel();
@@ -649,7 +668,7 @@ Tensor nonzero(const Tensor& x) {
       }
     }
   });
-  return out;
+  return into_out(out, out_arg, "nonzero");
 }
 
 std::vector<Tensor> nonzero_tuple(const Tensor& x) {

@@ -34,23 +34,25 @@ const Tensor& index_put_(const Tensor& x, const std::vector<Tensor>& indices,
 Tensor index_put(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values,
                  bool accumulate);
 
-Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index);
-Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
+// `out`, when given, must have the result's dtype; it is resized to the result's shape.
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out = {});
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out = {});
 // scatter_(dim, index, src) / scatter_add_; `src` may be a 0-d value (scatter's value= form).
 const Tensor& scatter_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
                        bool add, bool src_is_value);
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src, bool add,
                bool src_is_value);
-Tensor take(const Tensor& x, const Tensor& index);
-Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim);
+Tensor take(const Tensor& x, const Tensor& index, const Tensor& out = {});
+Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim,
+                      const Tensor& out = {});
 
 // value is 0-d (a wrapped number or a 0-d tensor); mask is bool and broadcasts with x.
 Tensor masked_fill(const Tensor& x, const Tensor& mask, const Tensor& value);
 const Tensor& masked_fill_(const Tensor& x, const Tensor& mask, const Tensor& value);
-Tensor masked_select(const Tensor& x, const Tensor& mask);
+Tensor masked_select(const Tensor& x, const Tensor& mask, const Tensor& out = {});
 
 // (n, x.dim()) int64 coordinates of the nonzero elements, in row-major order.
-Tensor nonzero(const Tensor& x);
+Tensor nonzero(const Tensor& x, const Tensor& out = {});
 std::vector<Tensor> nonzero_tuple(const Tensor& x);  // one 1-d tensor per dim (0-d: one)
 
 }  // namespace ember
