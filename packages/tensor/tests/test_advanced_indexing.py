@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 from typing import Any
 
 import numpy as np
@@ -572,3 +573,28 @@ def test_out_arguments() -> None:
     assert ember.nonzero(x, out=out) is out
     assert_close(out, np.argwhere(a))
     raises(TypeError, "nonzero", lambda: ember.nonzero(x, out=out, as_tuple=True), "as_tuple")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "index_select",
+        "gather",
+        "scatter",
+        "scatter_add",
+        "take",
+        "take_along_dim",
+        "masked_fill",
+        "masked_select",
+        "nonzero",
+        "argwhere",
+        "index_put",
+    ],
+)
+def test_docstring_examples_run(name: str) -> None:
+    doc = getattr(ember, name).__doc__
+    test = doctest.DocTestParser().get_doctest(doc, {"ember": ember}, name, None, 0)
+    assert test.examples, f"{name} has no example"
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0
