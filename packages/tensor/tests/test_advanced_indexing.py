@@ -414,6 +414,9 @@ def test_out_of_range_raises_before_writing() -> None:
     raises(IndexError, "take", lambda: x.take(ember.tensor([6])), "index 6", "size 6")
     np.testing.assert_array_equal(to_numpy(x), before)
     raises(IndexError, "index", lambda: ember.zeros(0)[[0]], "index 0", "size 0")
+    # Checked even when the result is empty (torch checks only when the dim has size 0).
+    raises(IndexError, "index", lambda: ember.zeros(2, 0)[[5]], "index 5", "size 2")
+    raises(IndexError, "index_select", lambda: ember.zeros(2, 0).index_select(0, ember.tensor([2])))
 
 
 def test_bad_index_types_and_shapes() -> None:

@@ -87,7 +87,7 @@ Example:
     >>> ember.argwhere(ember.tensor([0.0, 3.0, 0.0, 1.0])).tolist()
     [[1], [3]]
 )doc";
-constexpr const char* index_put = R"doc(A copy of input with input[indices] = values (+= if accumulate).
+constexpr const char* index_put = R"doc(A copy of input with input[indices] = values (or +=).
 
 Args:
     input (Tensor): the destination (not modified; see Tensor.index_put_).

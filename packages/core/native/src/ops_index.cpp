@@ -379,7 +379,11 @@ Tensor index_advanced(const Tensor& x, const std::vector<AdvancedItem>& items) {
   const Resolved r = resolve(x, items, "index");
   IndexPlan plan = make_plan(r.view, r.dims, r.idxs, "index");
   Tensor out = empty(plan.shape, x.dtype(), "index");
-  if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
+  if (out.numel() > 0) {
+    run_gather(out, plan.src, plan.idx, plan.p);
+  } else if (plan.raw.defined()) {
+    check_indices(plan.raw, plan.p);  // bad indices raise even when nothing is read (torch)
+  }
   return out;
 }
 
@@ -495,7 +499,11 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Ten
   const int64_t d = wrap_dim(dim, x1.dim(), "index_select");
   IndexPlan plan = make_plan(x1, {d}, {as_1d(index)}, "index_select", false);
   Tensor out = empty(plan.shape, x.dtype(), "index_select");
-  if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
+  if (out.numel() > 0) {
+    run_gather(out, plan.src, plan.idx, plan.p);
+  } else {
+    check_indices(plan.raw, plan.p);
+  }
   return into_out(x.dim() == 0 ? reshape(out, {}) : out, out_arg, "index_select");
 }
 

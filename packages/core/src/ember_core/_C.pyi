@@ -1149,7 +1149,7 @@ def index_put(
     input: object, indices: object, values: object, accumulate: builtins.bool = False
 ) -> object:
     """
-    A copy of input with input[indices] = values (+= if accumulate).
+    A copy of input with input[indices] = values (or +=).
 
     Args:
         input (Tensor): the destination (not modified; see Tensor.index_put_).
