@@ -186,6 +186,34 @@ def _matmul(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
     return batch, lambda: a @ b
 
 
+def _repeat(fn: Callable[[], Any]) -> tuple[Batch, Callable[[], Any]]:
+    def batch(n: int) -> None:
+        for _ in range(n):
+            fn()
+
+    return batch, fn
+
+
+def _sort(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    x = lib.from_numpy(data["x"])
+    if lib.name == "numpy":
+        return _repeat(lambda: lib.np.sort(x))
+    sort = lib.attr("sort")
+    return _repeat(lambda: sort(x).values)
+
+
+def _topk(k: int) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[], Any]]]:
+    def make(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+        x = lib.from_numpy(data["x"])
+        if lib.name == "numpy":  # no topk in numpy: partition, then sort the k largest
+            np = lib.np
+            return _repeat(lambda: np.sort(np.partition(x, x.size - k)[-k:])[::-1])
+        topk = lib.attr("topk")
+        return _repeat(lambda: topk(x, k).values)
+
+    return make
+
+
 def _matrices(n: int) -> Callable[[Any], dict[str, Any]]:
     def inputs(np: Any) -> dict[str, Any]:
         rng = np.random.default_rng(0)
@@ -249,6 +277,21 @@ def workloads() -> list[Workload]:
             },
             _sum,
             rtol=1e-3,
+        ),
+    ]
+
+    def normal_2_22(np: Any) -> dict[str, Any]:
+        return {"x": np.random.default_rng(0).standard_normal(1 << 22).astype(np.float32)}
+
+    ws += [
+        Workload("sort_2^22", "sort(x).values, 2**22 float32", "us/call", 0.0, normal_2_22, _sort),
+        Workload(
+            "topk_2^22_k100",
+            "topk(x, 100).values, 2**22 float32",
+            "us/call",
+            0.0,
+            normal_2_22,
+            _topk(100),
         ),
     ]
     for size in (1024, 2048):

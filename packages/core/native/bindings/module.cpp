@@ -35,6 +35,7 @@ NB_MODULE(_C, m) {
   py::init_tensor_class(m, cls);
   py::init_elementwise(m, cls);
   py::init_reduce(m, cls);
+  py::init_sort(m, cls);
   py::init_shape(m, cls);
   py::init_indexing(m, cls);
   py::init_index_ops(m, cls);

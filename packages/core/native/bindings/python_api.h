@@ -60,6 +60,7 @@ void init_tensor_class(nb::module_& m, TensorClass& cls);
 void init_elementwise(nb::module_& m, TensorClass& cls);
 void init_reduce(nb::module_& m, TensorClass& cls);
 void init_reduce_dim(nb::module_& m, TensorClass& cls);
+void init_sort(nb::module_& m, TensorClass& cls);
 void init_shape(nb::module_& m, TensorClass& cls);
 void init_indexing(nb::module_& m, TensorClass& cls);
 void init_index_ops(nb::module_& m, TensorClass& cls);

@@ -425,6 +425,38 @@ class TensorBase:
     def cumsum_(self, dim: object | None, *, dtype: object | None = None) -> object: ...
     def cumprod(self, dim: object | None, *, dtype: object | None = None) -> object: ...
     def cumprod_(self, dim: object | None, *, dtype: object | None = None) -> object: ...
+    def sort(
+        self,
+        dim: object | None = -1,
+        descending: object | None = False,
+        *,
+        stable: object | None = False,
+    ) -> object: ...
+    def argsort(
+        self,
+        dim: object | None = -1,
+        descending: object | None = False,
+        *,
+        stable: object | None = False,
+    ) -> object: ...
+    def msort(self) -> object: ...
+    def topk(
+        self,
+        k: object | None,
+        dim: object | None = -1,
+        largest: object | None = True,
+        sorted: object | None = True,
+    ) -> object: ...
+    def kthvalue(
+        self, k: object | None, dim: object | None = -1, keepdim: object | None = False
+    ) -> object: ...
+    def median(self, dim: object | None = None, keepdim: object | None = False) -> object: ...
+    def unique_consecutive(
+        self,
+        return_inverse: object | None = False,
+        return_counts: object | None = False,
+        dim: object | None = None,
+    ) -> object: ...
     def view(self, *args) -> object: ...
     def view_as(self, other: object) -> object: ...
     def reshape(self, *args) -> object: ...
@@ -962,6 +994,70 @@ def cumsum(
 ) -> object: ...
 def cumprod(
     input: object, dim: object | None, *, dtype: object | None = None, out: object | None = None
+) -> object: ...
+def sort(
+    input: object,
+    dim: object | None = -1,
+    descending: object | None = False,
+    *,
+    stable: object | None = False,
+    out: object | None = None,
+) -> object: ...
+def argsort(
+    input: object,
+    dim: object | None = -1,
+    descending: object | None = False,
+    *,
+    stable: object | None = False,
+) -> object: ...
+def msort(input: object, *, out: object | None = None) -> object: ...
+def topk(
+    input: object,
+    k: object | None,
+    dim: object | None = -1,
+    largest: object | None = True,
+    sorted: object | None = True,
+    *,
+    out: object | None = None,
+) -> object: ...
+def kthvalue(
+    input: object,
+    k: object | None,
+    dim: object | None = -1,
+    keepdim: object | None = False,
+    *,
+    out: object | None = None,
+) -> object: ...
+def median(
+    input: object,
+    dim: object | None = None,
+    keepdim: object | None = False,
+    *,
+    out: object | None = None,
+) -> object: ...
+def searchsorted(
+    sorted_sequence: object,
+    values: object,
+    *,
+    out_int32: object | None = False,
+    right: object | None = False,
+    side: object | None = None,
+    out: object | None = None,
+    sorter: object | None = None,
+) -> object: ...
+def bucketize(
+    input: object,
+    boundaries: object,
+    *,
+    out_int32: object | None = False,
+    right: object | None = False,
+    out: object | None = None,
+) -> object: ...
+def unique_consecutive(
+    input: object,
+    return_inverse: object | None = False,
+    return_counts: object | None = False,
+    dim: object | None = None,
 ) -> object: ...
 def reshape(input: object | None, shape: object) -> object: ...
 def permute(input: object | None, dims: object) -> object: ...

@@ -9,3 +9,4 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/linalg.h"
 #include "ember/ops/index.h"
+#include "ember/ops/sort.h"
