@@ -204,20 +204,27 @@ def test_index_errors() -> None:
         "uint8_0d",
     ],
 )
-def test_advanced_indexing_is_not_supported_yet(index: Any) -> None:
+def test_advanced_indices_copy(index: Any) -> None:
+    # Full coverage is in test_advanced_indexing.py; here: every kind parses, and copies.
     x = tensor((2, 3))
+    made = {
+        "tensor": (lambda: ember.tensor([0, 1]), np.array([0, 1])),
+        "bool0d": (lambda: ember.tensor(True), True),
+        "uint8_0d": (lambda: ember.tensor(1, dtype=ember.uint8), True),
+    }
+    expected_index = index
     if isinstance(index, str):
-        made = {
-            "tensor": lambda: ember.tensor([0, 1]),
-            "bool0d": lambda: ember.tensor(True),
-            "uint8_0d": lambda: ember.tensor(1, dtype=ember.uint8),
-        }
-        index = made[index]()
-    with pytest.raises(NotImplementedError, match=r"^\[index\] advanced indexing"):
-        x[index]
-    with pytest.raises(NotImplementedError, match=r"^\[index\] advanced indexing"):
-        x[index] = 1.0
+        make, expected_index = made[index]
+        index = make()
+    expected = np.arange(6.0).reshape(2, 3)[expected_index]
+    got = x[index]
+    assert_close(got, expected)
+    got.fill_(-1.0)
     assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    x[index] = 7.0
+    reference = np.arange(6.0).reshape(2, 3)
+    reference[expected_index] = 7.0
+    assert_close(x, reference)
 
 
 def test_setitem_errors() -> None:
@@ -274,5 +281,5 @@ def test_bad_indices_raise_typed_errors(
             x[tuple(items)] = 1.0
         else:
             x[tuple(items)]
-    except (IndexError, ValueError, TypeError, RuntimeError, NotImplementedError) as e:
+    except (IndexError, ValueError, TypeError, RuntimeError) as e:
         assert str(e).startswith("[index]"), (items, str(e))

@@ -1,13 +1,27 @@
-// Basic indexing: Tensor.__getitem__ / __setitem__ with ints, slices, Ellipsis, None and 0-d
-// integer tensors (a view), and Tensor.__iter__. Advanced indexing is not supported yet.
+// Tensor.__getitem__ / __setitem__ and Tensor.__iter__. Ints, slices, Ellipsis, None and 0-d
+// integer tensors give a view (basic indexing); tensors, lists, numpy arrays and bools are
+// advanced indices (a copy, ember/ops/index.h).
 #include "python_api.h"
 
 namespace ember::py {
 namespace {
 
-[[noreturn]] void advanced_index() {
-  throw NotImplementedError(
-      "[index] advanced indexing (tensor/list indices) is not supported yet");
+AdvancedItem basic_item(IndexItem item) { return AdvancedItem{item, Tensor()}; }
+AdvancedItem tensor_item(Tensor t) { return AdvancedItem{IndexItem::integer(0), std::move(t)}; }
+
+// A list or numpy array index as a tensor (an empty list is an empty int64 index).
+AdvancedItem converted_item(nb::handle h) {
+  if (PyList_Check(h.ptr()) && PyList_Size(h.ptr()) == 0) {
+    return tensor_item(Tensor::empty({0}, ScalarType::Int64));
+  }
+  nb::object converted;
+  try {
+    converted = nb::module_::import_("ember_core._C").attr("tensor")(h);
+  } catch (const std::exception& e) {
+    throw IndexError(str("[index] could not convert ", nb::type_name(h.type()).c_str(),
+                         " index to a tensor: ", e.what()));
+  }
+  return tensor_item(unwrap(converted));
 }
 
 // A slice bound: None, or any object with __index__ (clamped like Python's slice.indices).
@@ -20,40 +34,44 @@ std::optional<int64_t> slice_bound(nb::handle h) {
   return static_cast<int64_t>(v);
 }
 
-IndexItem integer_item(nb::handle h) {
+AdvancedItem integer_item(nb::handle h) {
   int overflow = 0;
   nb::object index = nb::steal(PyNumber_Index(h.ptr()));
   if (!index.is_valid()) throw nb::python_error();
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   EMBER_CHECK(overflow == 0, IndexError, "[index] index ", nb::str(h).c_str(),
               " is out of bounds (it does not fit in int64)");
-  return IndexItem::integer(v);
+  return basic_item(IndexItem::integer(v));
 }
 
-IndexItem parse_item(nb::handle h) {
+AdvancedItem parse_item(nb::handle h) {
   PyObject* o = h.ptr();
-  if (h.is_none()) return IndexItem::new_axis();
-  if (o == Py_Ellipsis) return IndexItem::ellipsis();
+  if (h.is_none()) return basic_item(IndexItem::new_axis());
+  if (o == Py_Ellipsis) return basic_item(IndexItem::ellipsis());
   if (PySlice_Check(o)) {
     const auto step = slice_bound(h.attr("step"));
     EMBER_CHECK(step.value_or(1) != 0, ValueError, "[index] slice step cannot be zero");
     EMBER_CHECK(step.value_or(1) > 0, ValueError, "[index] step must be greater than zero, got ",
                 *step);
-    return IndexItem::slice(slice_bound(h.attr("start")), slice_bound(h.attr("stop")),
-                            step.value_or(1));
+    return basic_item(IndexItem::slice(slice_bound(h.attr("start")),
+                                       slice_bound(h.attr("stop")), step.value_or(1)));
   }
-  if (PyBool_Check(o)) advanced_index();  // x[True] is a mask in torch
+  if (PyBool_Check(o)) {  // x[True] is a 0-d mask in torch
+    return tensor_item(Tensor::scalar_int(o == Py_True, ScalarType::Bool));
+  }
   if (PyLong_Check(o)) return integer_item(h);
   if (is_tensor(h)) {
     const Tensor& t = unwrap(h);
-    EMBER_CHECK(t.dtype() == ScalarType::Bool || is_integral(t.dtype(), false), IndexError,
+    EMBER_CHECK(t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::UInt8 ||
+                    t.dtype() == ScalarType::Int32 || t.dtype() == ScalarType::Int64,
+                IndexError,
                 "[index] tensors used as indices must be long, int, byte or bool tensors, got ",
                 dtype_name(t.dtype()));
     // A 0-d integer tensor acts as an int; uint8 and bool tensors are masks (advanced).
     if (t.dim() == 0 && t.dtype() != ScalarType::UInt8 && t.dtype() != ScalarType::Bool) {
-      return IndexItem::integer(item_int(t, "index"));
+      return basic_item(IndexItem::integer(item_int(t, "index")));
     }
-    advanced_index();
+    return tensor_item(t);
   }
   if (nb::hasattr(h, "__array_interface__")) {
     // numpy integer scalars and 0-d integer arrays act as ints; other arrays are advanced.
@@ -67,10 +85,10 @@ IndexItem parse_item(nb::handle h) {
       throw IndexError("[index] only integers, slices (`:`), ellipsis (`...`), None and long or "
                        "byte Variables are valid indices (got float)");
     }
-    advanced_index();
+    return converted_item(h);
   }
   if (PyList_Check(o) || (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o))) {
-    advanced_index();
+    return converted_item(h);
   }
   if (PyIndex_Check(o)) return integer_item(h);
   throw IndexError(str("[index] only integers, slices (`:`), ellipsis (`...`), None and long or ",
@@ -78,8 +96,8 @@ IndexItem parse_item(nb::handle h) {
                        nb::type_name(h.type()).c_str(), ")"));
 }
 
-std::vector<IndexItem> parse_index(nb::handle index) {
-  std::vector<IndexItem> items;
+std::vector<AdvancedItem> parse_index(nb::handle index) {
+  std::vector<AdvancedItem> items;
   // torch (like old numpy) reads a list holding slices, Ellipsis or None as a tuple.
   bool as_tuple = PyTuple_Check(index.ptr());
   if (PyList_Check(index.ptr())) {
@@ -90,6 +108,16 @@ std::vector<IndexItem> parse_index(nb::handle index) {
   if (!as_tuple) return {parse_item(index)};
   for (nb::handle item : nb::iter(index)) items.push_back(parse_item(item));
   return items;
+}
+
+// The items as basic ones when no item is a tensor (the view path).
+std::optional<std::vector<IndexItem>> basic_items(const std::vector<AdvancedItem>& items) {
+  std::vector<IndexItem> basic;
+  for (const AdvancedItem& item : items) {
+    if (item.is_tensor()) return std::nullopt;
+    basic.push_back(item.basic);
+  }
+  return basic;
 }
 
 // The value of x[index] = value: a tensor, a Python number, or data ember.tensor accepts.
@@ -107,11 +135,17 @@ Tensor setitem_value(nb::handle value) {
 
 void init_indexing(nb::module_& m, TensorClass& cls) {
   cls.def("__getitem__", [](const Tensor& self, nb::handle index) {
-    return wrap(ember::index(self, parse_index(index)));
+    const auto items = parse_index(index);
+    if (const auto basic = basic_items(items)) return wrap(ember::index(self, *basic));
+    return wrap(index_advanced(self, items));
   }, nb::arg("index").none());
   cls.def("__setitem__", [](const Tensor& self, nb::handle index, nb::handle value) {
     const auto items = parse_index(index);
-    index_put_(self, items, setitem_value(value));
+    if (const auto basic = basic_items(items)) {
+      index_put_(self, *basic, setitem_value(value));
+    } else {
+      index_put_advanced_(self, items, setitem_value(value), false);
+    }
   }, nb::arg("index").none(), nb::arg("value").none());
   cls.def("__iter__", [](const Tensor& self) {
     EMBER_CHECK(self.dim() > 0, TypeError, "[iter] iteration over a 0-d tensor");

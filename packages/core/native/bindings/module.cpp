@@ -38,6 +38,7 @@ NB_MODULE(_C, m) {
   py::init_sort(m, cls);
   py::init_shape(m, cls);
   py::init_indexing(m, cls);
+  py::init_index_ops(m, cls);
   py::init_factory(m);
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);

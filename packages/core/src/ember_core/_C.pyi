@@ -6,6 +6,7 @@ ember's native core: strided tensors, the iteration engine and CPU kernels.
 """
 
 from collections.abc import Iterator, Sequence
+from typing import overload
 
 from ember_core._C import return_types as return_types
 
@@ -498,6 +499,57 @@ class TensorBase:
     def __getitem__(self, index: object | None) -> object: ...
     def __setitem__(self, index: object | None, value: object | None) -> None: ...
     def __iter__(self) -> Iterator: ...
+    def index_select(self, dim: int, index: object) -> object: ...
+    def gather(self, dim: int, index: object, *, sparse_grad: builtins.bool = False) -> object: ...
+    def scatter(
+        self,
+        dim: int,
+        index: object,
+        src: object | None = None,
+        *,
+        value: object | None = None,
+        reduce: object | None = None,
+    ) -> object: ...
+    def scatter_(
+        self,
+        dim: int,
+        index: object,
+        src: object | None = None,
+        *,
+        value: object | None = None,
+        reduce: object | None = None,
+    ) -> object: ...
+    def scatter_add(
+        self,
+        dim: int,
+        index: object,
+        src: object | None = None,
+        *,
+        value: object | None = None,
+        reduce: object | None = None,
+    ) -> object: ...
+    def scatter_add_(
+        self,
+        dim: int,
+        index: object,
+        src: object | None = None,
+        *,
+        value: object | None = None,
+        reduce: object | None = None,
+    ) -> object: ...
+    def take(self, index: object) -> object: ...
+    def take_along_dim(self, indices: object, dim: int | None = None) -> object: ...
+    def masked_fill(self, mask: object, value: object) -> object: ...
+    def masked_fill_(self, mask: object, value: object) -> object: ...
+    def masked_select(self, mask: object) -> object: ...
+    def nonzero(self, *, as_tuple: builtins.bool = False) -> object: ...
+    def argwhere(self) -> object: ...
+    def index_put(
+        self, indices: object, values: object, accumulate: builtins.bool = False
+    ) -> object: ...
+    def index_put_(
+        self, indices: object, values: object, accumulate: builtins.bool = False
+    ) -> object: ...
     def uniform_(
         self,
         from_: object | None = 0.0,
@@ -762,9 +814,12 @@ def div(
 def divide(
     input: object, other: object, *, rounding_mode: str | None = None, out: object | None = None
 ) -> object: ...
+@overload
 def where(
     condition: object, input: object, other: object, *, out: object | None = None
 ) -> object: ...
+@overload
+def where(condition: object) -> object: ...
 def clamp(
     input: object,
     min: object | None = None,
@@ -1048,6 +1103,162 @@ def stack(tensors: object | None, dim: object = 0, *, out: object | None = None)
 def split(tensor: object | None, split_size_or_sections: object, dim: object = 0) -> object: ...
 def split_with_sizes(input: object | None, split_sizes: object, dim: object = 0) -> object: ...
 def chunk(input: object | None, chunks: object, dim: object = 0) -> object: ...
+def index_select(input: object, dim: int, index: object, *, out: object | None = None) -> object:
+    """
+    Picks entries along `dim` by a 1-d index (a copy).
+
+    Args:
+        input (Tensor): the source.
+        dim (int): the dim to index.
+        index (Tensor): int64 or int32 indices in [0, size), 0-d or 1-d.
+
+    Example:
+        >>> ember.index_select(ember.tensor([[1, 2], [3, 4]]), 0, ember.tensor([1, 1])).tolist()
+        [[3, 4], [3, 4]]
+    """
+
+def gather(
+    input: object,
+    dim: int,
+    index: object,
+    *,
+    sparse_grad: builtins.bool = False,
+    out: object | None = None,
+) -> object:
+    """
+    out[i][j] = input[index[i][j]][j] for dim=0 (likewise per dim).
+
+    Args:
+        input (Tensor): the source.
+        dim (int): the dim the index picks along.
+        index (Tensor): int64/int32, same rank as input, no larger apart from `dim`.
+
+    Example:
+        >>> ember.gather(ember.tensor([[1, 2], [3, 4]]), 1, ember.tensor([[1], [0]])).tolist()
+        [[2], [3]]
+    """
+
+def scatter(
+    input: object,
+    dim: int,
+    index: object,
+    src: object | None = None,
+    *,
+    value: object | None = None,
+    reduce: object | None = None,
+) -> object:
+    """
+    A copy of input with out[index[i][j]][j] = src[i][j] (dim=0).
+
+    Args:
+        input (Tensor): the destination (not modified; see Tensor.scatter_).
+        dim (int): the dim the index writes along.
+        index (Tensor): int64/int32, same rank as input.
+        src (Tensor or number): the values, or one value for every index (also `value=`).
+
+    Example:
+        >>> ember.scatter(ember.zeros(3), 0, ember.tensor([2, 0]), ember.tensor([5.0, 6.0])).tolist()
+        [6.0, 0.0, 5.0]
+    """
+
+def scatter_add(
+    input: object,
+    dim: int,
+    index: object,
+    src: object | None = None,
+    *,
+    value: object | None = None,
+    reduce: object | None = None,
+) -> object:
+    """
+    Like scatter, but adds src in; duplicates sum.
+
+    Example:
+        >>> ember.scatter_add(ember.zeros(2), 0, ember.tensor([1, 1]), ember.ones(2)).tolist()
+        [0.0, 2.0]
+    """
+
+def take(input: object, index: object, *, out: object | None = None) -> object:
+    """
+    Entries of the flattened input at `index`, shaped like `index`.
+
+    Example:
+        >>> ember.take(ember.tensor([[1, 2], [3, 4]]), ember.tensor([3, -4])).tolist()
+        [4, 1]
+    """
+
+def take_along_dim(
+    input: object, indices: object, dim: int | None = None, *, out: object | None = None
+) -> object:
+    """
+    gather along `dim` after broadcasting the other dims.
+
+    With dim=None, input and indices are flattened first.
+
+    Example:
+        >>> x = ember.tensor([[10, 30, 20], [60, 40, 50]])
+        >>> ember.take_along_dim(x, ember.tensor([[1], [0]]), dim=1).tolist()
+        [[30], [60]]
+    """
+
+def masked_fill(input: object, mask: object, value: object) -> object:
+    """
+    A copy of input with `value` where the bool mask is True.
+
+    Example:
+        >>> x = ember.tensor([1.0, 2.0, 3.0])
+        >>> ember.masked_fill(x, x > 1.5, 0.0).tolist()
+        [1.0, 0.0, 0.0]
+    """
+
+def masked_select(input: object, mask: object, *, out: object | None = None) -> object:
+    """
+    The entries where the bool mask is True, as a 1-d copy.
+
+    Example:
+        >>> x = ember.tensor([[1, 2], [3, 4]])
+        >>> ember.masked_select(x, x % 2 == 0).tolist()
+        [2, 4]
+    """
+
+def nonzero(input: object, *, out: object | None = None, as_tuple: builtins.bool = False) -> object:
+    """
+    Coordinates of the nonzero entries, one row each (int64).
+
+    With as_tuple=True, one 1-d tensor per dim instead (like numpy.nonzero).
+
+    Example:
+        >>> ember.nonzero(ember.tensor([[0, 1], [2, 0]])).tolist()
+        [[0, 1], [1, 0]]
+    """
+
+def argwhere(input: object) -> object:
+    """
+    Same as nonzero(input): a row per nonzero entry.
+
+    Example:
+        >>> ember.argwhere(ember.tensor([0.0, 3.0, 0.0, 1.0])).tolist()
+        [[1], [3]]
+    """
+
+def index_put(
+    input: object, indices: object, values: object, accumulate: builtins.bool = False
+) -> object:
+    """
+    A copy of input with input[indices] = values (or +=).
+
+    Args:
+        input (Tensor): the destination (not modified; see Tensor.index_put_).
+        indices (tuple of Tensor): one int64/int32 index or bool mask per leading dim.
+        values (Tensor): broadcast to the indexed shape; must have input's dtype.
+        accumulate (bool): add instead of assign, summing duplicate indices.
+
+    Example:
+        >>> idx = (ember.tensor([0, 0, 2]),)
+        >>> ember.index_put(ember.zeros(3), idx, ember.ones(3), accumulate=True).tolist()
+        [2.0, 0.0, 1.0]
+    """
+
 def empty(
     *size,
     out: object | None = None,

@@ -8,4 +8,5 @@
 #include "ember/ops/shape.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/linalg.h"
+#include "ember/ops/index.h"
 #include "ember/ops/sort.h"
