@@ -215,7 +215,7 @@ bool has_internal_overlap(const Tensor& t) {
   return false;
 }
 
-void check_no_internal_overlap(const Tensor& t, const char* op) {
+void assert_no_internal_overlap(const Tensor& t, const char* op) {
   EMBER_CHECK(!has_internal_overlap(t), RuntimeError, "[", op,
               "] unsupported operation: more than one element of the written-to tensor refers to "
               "a single memory location. Please clone() the tensor before performing the "
@@ -230,7 +230,7 @@ void TensorIterator::build() {
     if (!out.defined()) continue;
     out.check_writable(op_);
     // NOTE: reductions hand in their own zero-stride view of the output (broadcast_outputs_).
-    if (!config_.allow_internal_overlap && !broadcast_outputs_) check_no_internal_overlap(out, op_);
+    if (!config_.allow_internal_overlap && !broadcast_outputs_) assert_no_internal_overlap(out, op_);
   }
   compute_shape();
   compute_dtypes();

@@ -163,7 +163,7 @@ T cast_from_int(int64_t v) {
 template <bool kFloatOnly, typename Fill>
 const Tensor& fill_in_place(const Tensor& t, const char* op, Fill fill) {
   t.check_writable(op);
-  check_no_internal_overlap(t, op);
+  assert_no_internal_overlap(t, op);
   const Tensor target = t.is_contiguous() ? t : Tensor::empty(t.sizes(), t.dtype());
   visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

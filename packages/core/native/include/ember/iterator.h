@@ -116,7 +116,7 @@ class TensorIterator {
 // the case torch's has_internal_overlap rejects for written-to tensors.
 bool has_internal_overlap(const Tensor& t);
 // Raises torch's RuntimeError for writing into such a tensor, naming `op`.
-void check_no_internal_overlap(const Tensor& t, const char* op);
+void assert_no_internal_overlap(const Tensor& t, const char* op);
 
 // Broadcasts two shapes by PyTorch's rules; raises RuntimeError naming `op` and both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
