@@ -448,6 +448,16 @@ def test_from_numpy_refuses_unsupported_arrays_by_name(array: np.ndarray) -> Non
 index_item = st.one_of(
     st.integers(-4, 4),
     st.sampled_from([2**63, -(2**63) - 1, 2**62, True, False, None, Ellipsis, 1.5, "a", [0, 1]]),
+    st.sampled_from(
+        [
+            np.array([0, -1, 5]),
+            np.array([[True, False]]),
+            np.array([-(2**63), 2**62]),
+            np.zeros((0,), np.int64),
+            np.array(1.5),
+        ]
+    ).map(ember.from_numpy),
+    st.lists(st.integers(-4, 4), max_size=3),
     st.builds(
         slice,
         st.one_of(st.none(), st.integers(-5, 5), st.just(2**63)),

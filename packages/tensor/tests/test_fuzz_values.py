@@ -557,7 +557,12 @@ def test_basic_indexing(data: st.DataObject, shape: tuple[int, ...], dtype: Any)
     check(x[index], v[index], dtype)
     if len(index) == 1:
         check(x[index[0]], v[index[0]], dtype)
-    # NOTE: advanced (tensor/list) indexing is not built yet: it raises NotImplementedError.
+    if shape and shape[0] > 0:
+        # Advanced indexing: an int64 index tensor (negative entries too) and a bool mask.
+        rows = data.draw(st.lists(st.integers(-shape[0], shape[0] - 1), max_size=4))
+        check(x[ember.from_numpy(np.array(rows, np.int64))], v[np.array(rows, np.int64)], dtype)
+        mask = np.array(data.draw(st.lists(st.booleans(), min_size=shape[0], max_size=shape[0])))
+        check(x[ember.from_numpy(mask)], v[mask], dtype)
     if 0 in x.stride() and x.numel() > 1:
         return  # writing into an expanded tensor raises
     value, value_v = make(data, v[index].shape, dtype)
