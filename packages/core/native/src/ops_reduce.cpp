@@ -56,6 +56,9 @@ void fill_identity(const Tensor& acc, ReduceOp op) {
   });
 }
 
+// Tasks per thread for reductions into a small output (see run_reduction).
+constexpr int64_t kTasksPerThread = 4;
+
 void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceOp op) {
   const int64_t numel = iter.numel();
   const int64_t out_numel = acc.numel();
@@ -68,7 +71,8 @@ void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceO
   // tasks per thread, handed out as threads come free, so a late-waking worker does not leave
   // the caller idle at the end.
   if (out_numel * chunks <= numel / 16) {
-    const int64_t tasks = std::min<int64_t>(4 * chunks, std::max<int64_t>(1, numel / kParallelGrain));
+    const int64_t tasks =
+        std::min<int64_t>(kTasksPerThread * chunks, std::max<int64_t>(1, numel / kParallelGrain));
     std::vector<Tensor> partials(tasks);
     parallel_tasks(tasks, [&](int64_t c) {
       partials[c] = Tensor::empty_strided(acc.sizes(), acc.strides(), acc.dtype());
