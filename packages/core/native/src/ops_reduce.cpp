@@ -56,8 +56,9 @@ void fill_identity(const Tensor& acc, ReduceOp op) {
   });
 }
 
-// Tasks per thread for reductions into a small output (see run_reduction).
-constexpr int64_t kTasksPerThread = 4;
+// Tasks per thread for reductions into a small output: one contiguous slice each. Four
+// interleaved slices per thread measured 0.75-0.94x torch's sum throughput, one slice 0.91-0.97x.
+constexpr int64_t kTasksPerThread = 1;
 
 void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceOp op) {
   const int64_t numel = iter.numel();
@@ -67,9 +68,8 @@ void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceO
     iter.serial_for_each(loop, nullptr, 0, numel);
     return;
   }
-  // Small outputs: each task reduces a slice of the input into a private accumulator. Four
-  // tasks per thread, handed out as threads come free, so a late-waking worker does not leave
-  // the caller idle at the end.
+  // Small outputs: each task reduces a slice of the input into a private accumulator; tasks go
+  // to whichever thread is free, so a descheduled worker's slice is taken by the caller.
   if (out_numel * chunks <= numel / 16) {
     const int64_t tasks =
         std::min<int64_t>(kTasksPerThread * chunks, std::max<int64_t>(1, numel / kParallelGrain));
