@@ -19,16 +19,6 @@ Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
   return shape;
 }
 
-Tensor drop_reduced(const Tensor& t, const std::vector<bool>& mask) {
-  Shape sizes, strides;
-  for (size_t d = 0; d < mask.size(); ++d) {
-    if (mask[d]) continue;
-    sizes.push_back(t.sizes()[d]);
-    strides.push_back(t.strides()[d]);
-  }
-  return t.as_strided(sizes, strides, t.offset());
-}
-
 // Fills with the op's identity: 0, 1, the lowest/highest value, true/false.
 void fill_identity(const Tensor& acc, ReduceOp op) {
   visit_dtype(acc.dtype(), [&](auto tag) {
@@ -161,7 +151,7 @@ Tensor deliver(const Tensor& result, const Tensor& out, const char* name) {
 }
 
 Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
-  Tensor result = keepdim ? r.acc : drop_reduced(r.acc, r.mask);
+  Tensor result = keepdim ? r.acc : drop_reduced_dims(r.acc, r.mask);
   return to_dtype(result, out_dtype);
 }
 
@@ -214,6 +204,16 @@ std::vector<bool> reduction_mask(const Tensor& x, const Dims& dims, const char* 
   }
   mask.resize(ndim);
   return mask;
+}
+
+Tensor drop_reduced_dims(const Tensor& t, const std::vector<bool>& mask) {
+  Shape sizes, strides;
+  for (size_t d = 0; d < mask.size(); ++d) {
+    if (mask[d]) continue;
+    sizes.push_back(t.sizes()[d]);
+    strides.push_back(t.strides()[d]);
+  }
+  return t.as_strided(sizes, strides, t.offset());
 }
 
 Tensor sum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,

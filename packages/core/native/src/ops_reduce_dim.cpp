@@ -119,17 +119,6 @@ Tensor keep_dims(const Tensor& t, const std::vector<bool>& mask) {
   return t.as_strided(sizes, contiguous_strides(sizes), t.offset());
 }
 
-// Removes the (size-1) reduced dims of a keepdim-shaped result, keeping its strides.
-Tensor drop_dims(const Tensor& t, const std::vector<bool>& mask) {
-  Shape sizes, strides;
-  for (size_t d = 0; d < mask.size(); ++d) {
-    if (mask[d]) continue;
-    sizes.push_back(t.sizes()[d]);
-    strides.push_back(t.strides()[d]);
-  }
-  return t.as_strided(sizes, strides, t.offset());
-}
-
 // (elements per reduced run, number of output positions).
 std::pair<int64_t, int64_t> reduced_extent(const Tensor& x, const std::vector<bool>& mask) {
   int64_t len = 1, positions = 1;
@@ -368,7 +357,7 @@ Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tenso
     const Tensor sum_exp = sum(unary(UnaryOp::Exp, binary(BinaryOp::Sub, x, shift)), dims, true);
     result = binary(BinaryOp::Add, unary(UnaryOp::Log, sum_exp), shift);
   }
-  return deliver(keepdim ? result : drop_dims(result, mask), out_arg, "logsumexp");
+  return deliver(keepdim ? result : drop_reduced_dims(result, mask), out_arg, "logsumexp");
 }
 
 Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,

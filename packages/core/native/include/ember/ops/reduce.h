@@ -14,6 +14,8 @@ using Dims = std::vector<int64_t>;
 
 // Which dims `dims` reduces (all when empty); raises for out-of-range or repeated dims.
 std::vector<bool> reduction_mask(const Tensor& x, const Dims& dims, const char* op);
+// Removes the (size-1) reduced dims of a keepdim-shaped result, keeping its strides.
+Tensor drop_reduced_dims(const Tensor& t, const std::vector<bool>& mask);
 
 // sum/prod of bool and integer inputs give int64 unless `dtype` says otherwise.
 Tensor sum(const Tensor& x, const Dims& dims, bool keepdim,
