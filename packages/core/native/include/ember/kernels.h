@@ -29,7 +29,7 @@ struct OpParams {
 #define EMBER_BINARY_OPS(X)                                                                     \
   X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod) X(Pow) \
   X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)      \
-  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy)
+  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2)
 
 // Binary ops whose output is bool.
 #define EMBER_COMPARE_OPS(X) \

@@ -74,6 +74,8 @@ void fill_binary(KernelTable& t) {
   BINARY(Hypot, FloatTypes)
   BINARY(Lerp, FloatTypes)
   BINARY(Xlogy, FloatTypes)
+  BINARY(Logaddexp, FloatTypes)
+  BINARY(Logaddexp2, FloatTypes)
 #undef BINARY
 #define COMPARE(name) \
   set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});

@@ -390,6 +390,23 @@ EMBER_FUNCTOR(Xlogy)
   }
 };
 
+// log(e^a + e^b) as max + log1p(e^-|a-b|); equal infinities return a (a - b would be NaN).
+EMBER_FUNCTOR(Logaddexp)
+  template <typename C> C operator()(C a, C b) const {
+    if (std::isinf(a) && a == b) return a;
+    const C m = std::max(a, b);
+    return std::isnan(m) ? a + b : m + std::log1p(std::exp(-std::fabs(a - b)));
+  }
+};
+EMBER_FUNCTOR(Logaddexp2)
+  template <typename C> C operator()(C a, C b) const {
+    if (std::isinf(a) && a == b) return a;
+    const C m = std::max(a, b);
+    return std::isnan(m) ? a + b
+                         : m + std::log1p(std::exp2(-std::fabs(a - b))) / C(0.6931471805599453);
+  }
+};
+
 // ---------------------------------------------------------------- comparisons (-> bool)
 #define EMBER_COMPARE(Name, expr)                                          \
   EMBER_FUNCTOR(Name)                                                      \

@@ -1,0 +1,25 @@
+// More math: softmax/log_softmax along a dim, addcmul/addcdiv, diff. Elementwise additions
+// (logaddexp, logaddexp2) live in the binary op table (kernels.h).
+#pragma once
+
+#include <optional>
+
+#include "ember/tensor.h"
+
+namespace ember {
+
+// Numerically stable (max-shifted); `dtype` converts the input first. Float inputs only.
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+
+// input + value * t1 * t2 and input + value * t1 / t2; `value` is a wrapped Python number.
+Tensor addcmul(const Tensor& input, const Tensor& t1, const Tensor& t2, const Tensor& value,
+               const Tensor& out = {}, bool in_place = false);
+Tensor addcdiv(const Tensor& input, const Tensor& t1, const Tensor& t2, const Tensor& value,
+               const Tensor& out = {}, bool in_place = false);
+
+// n-th forward difference along `dim`, after concatenating prepend/append (undefined = absent).
+Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend = {},
+            const Tensor& append = {});
+
+}  // namespace ember

@@ -1,0 +1,203 @@
+"""softmax/log_softmax, addcmul/addcdiv, logaddexp/logaddexp2 and diff against numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import VIEW_LAYOUTS, assert_close, np_dtype, raises, shapes, to_numpy, with_layout
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
+
+FLOATS = (ember.float32, ember.float64)
+REDUCED = (ember.float16, ember.bfloat16)
+
+
+def values(shape: tuple[int, ...], seed: int = 0, scale: float = 3.0) -> np.ndarray:
+    return np.random.default_rng(seed).normal(0.0, scale, shape)
+
+
+def from_np(x: np.ndarray, dtype: object, layout: str = "contiguous") -> ember.Tensor:
+    """An ember tensor of x's values in `dtype`, laid out in memory as `layout`."""
+    return ember.from_numpy(with_layout(x, layout))._to_dtype(dtype)
+
+
+def np_softmax(x: np.ndarray, dim: int) -> np.ndarray:
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def np_log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
+    shifted = x - x.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+# ---------------------------------------------------------------- softmax / log_softmax
+
+
+@given(shape=shapes(min_side=1, min_dims=1), data=st.data())
+def test_softmax_matches_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    dtype = data.draw(st.sampled_from(FLOATS + REDUCED))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    x = values(shape, data.draw(st.integers(0, 100)))
+    t = from_np(x, dtype, layout)
+    ref = to_numpy(t).astype(np.float64)
+    tol = {"rtol": 2e-2, "atol": 1e-3} if dtype in REDUCED else {}
+    assert_close(ember.softmax(t, dim), np_softmax(ref, dim), dtype=dtype, **tol)
+    assert_close(t.softmax(dim), np_softmax(ref, dim), dtype=dtype, **tol)
+    assert_close(ember.log_softmax(t, dim), np_log_softmax(ref, dim), dtype=dtype, **tol)
+    assert_close(t.log_softmax(dim), np_log_softmax(ref, dim), dtype=dtype, **tol)
+
+
+def test_softmax_is_stable_for_large_values() -> None:
+    x = np.array([[1000.0, 1001.0, 1002.0], [-1000.0, -1001.0, -1002.0]])
+    t = ember.from_numpy(x).float()
+    assert_close(ember.softmax(t, 1), np_softmax(x, 1), dtype=ember.float32)
+    assert_close(ember.log_softmax(t, 1), np_log_softmax(x, 1), dtype=ember.float32)
+
+
+def test_softmax_special_values() -> None:
+    inf, nan = float("inf"), float("nan")
+    t = ember.tensor([[0.0, -inf], [-inf, -inf], [1.0, nan]])
+    got = to_numpy(ember.softmax(t, 1))
+    np.testing.assert_array_equal(got[0], [1.0, 0.0])
+    assert np.isnan(got[1]).all() and np.isnan(got[2]).all()
+    assert to_numpy(ember.log_softmax(t, 1))[0, 1] == -inf
+
+
+def test_softmax_dtype_zero_dim_and_empty() -> None:
+    t = ember.arange(4)
+    out = ember.softmax(t, 0, dtype=ember.float64)
+    assert_close(out, np_softmax(np.arange(4.0), 0), dtype=ember.float64)
+    assert_close(t.log_softmax(0, ember.float32), np_log_softmax(np.arange(4.0), 0))
+    assert_close(ember.softmax(ember.tensor(3.0), 0), np.array(1.0), dtype=ember.float32)
+    assert_close(ember.log_softmax(ember.tensor(3.0), -1), np.array(0.0), dtype=ember.float32)
+    assert_close(ember.softmax(ember.zeros(2, 0), 1), np.zeros((2, 0)), dtype=ember.float32)
+
+
+def test_softmax_bad_input() -> None:
+    raises(NotImplementedError, "softmax", lambda: ember.softmax(ember.arange(3), 0), "int64")
+    raises(NotImplementedError, "log_softmax", lambda: ember.arange(3).log_softmax(0), "int64")
+    raises(IndexError, "softmax", lambda: ember.softmax(ember.ones(2), 2), "2")
+    raises(IndexError, "log_softmax", lambda: ember.log_softmax(ember.ones(2, 3), -3), "-3")
+    with pytest.raises(TypeError):
+        ember.softmax(ember.ones(2))  # type: ignore[call-arg]
+
+
+# ---------------------------------------------------------------- addcmul / addcdiv
+
+
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv"])
+@given(shape=shapes(max_dims=3), data=st.data())
+def test_addc_matches_numpy(name: str, shape: tuple[int, ...], data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(FLOATS))
+    value = data.draw(st.sampled_from([1, 2, -0.5]))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    x, a = values(shape, 1), values(shape, 2)
+    b = np.abs(values(shape[1:], 3)) + 0.5  # broadcast, away from zero for addcdiv
+    ti, ta, tb = from_np(x, dtype, layout), from_np(a, dtype), from_np(b, dtype, layout)
+    xi, ai, bi = to_numpy(ti), to_numpy(ta), to_numpy(tb)
+    expected = xi + value * (ai * bi if name == "addcmul" else ai / bi)
+    assert_close(getattr(ember, name)(ti, ta, tb, value=value), expected, dtype=dtype)
+    assert_close(getattr(ti, name)(ta, tb, value=value), expected, dtype=dtype)
+    out = ember.empty(shape, dtype=dtype)
+    assert getattr(ember, name)(ti, ta, tb, value=value, out=out) is out
+    assert_close(out, expected, dtype=dtype)
+    assert getattr(ti, name + "_")(ta, tb, value=value) is ti
+    assert_close(ti, expected, dtype=dtype)
+
+
+def test_addc_promotion_and_integers() -> None:
+    i = ember.ones(3, dtype=ember.int64)
+    out = ember.addcmul(i, i, ember.full((3,), 3, dtype=ember.int64), value=2)
+    assert_close(out, np.full(3, 7), dtype=ember.int64)
+    # torch truncates a float value for integral inputs
+    assert_close(ember.addcmul(i, i, i, value=0.5), np.ones(3), dtype=ember.int64)
+    assert_close(ember.addcdiv(i, ember.ones(3), i), np.full(3, 2.0), dtype=ember.float32)
+    got = ember.addcmul(ember.ones(2), ember.ones(2, dtype=ember.float64), ember.ones(2))
+    assert got.dtype == ember.float64
+    assert_close(ember.addcmul(1.0, ember.ones(2), 2.0), np.full(2, 3.0), dtype=ember.float32)
+
+
+def test_addc_bad_input() -> None:
+    i, f = ember.ones(2, dtype=ember.int64), ember.ones(2)
+    raises(RuntimeError, "addcdiv", lambda: ember.addcdiv(f, i, i), "integer division")
+    raises(RuntimeError, "addcdiv_", lambda: f.addcdiv_(i, i), "integer division")
+    raises(RuntimeError, "addcmul", lambda: ember.addcmul(f, ember.ones(3), f), "(2,)", "(3,)")
+    raises(RuntimeError, "addcmul_", lambda: f.addcmul_(ember.ones(3, 2), f), "(3, 2)")
+    raises(TypeError, "addcmul", lambda: ember.addcmul(f, f, f, value=f), "value")
+    raises(TypeError, "addcdiv", lambda: ember.addcdiv(f, f, f, out=3), "out")  # type: ignore
+
+
+# ---------------------------------------------------------------- logaddexp / logaddexp2
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+@given(shape=shapes(max_dims=3), data=st.data())
+def test_logaddexp_matches_numpy(name: str, shape: tuple[int, ...], data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(FLOATS + REDUCED))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    a, b = from_np(values(shape, 4, 30.0), dtype, layout), from_np(values(shape, 5, 30.0), dtype)
+    expected = getattr(np, name)(to_numpy(a).astype(np.float64), to_numpy(b).astype(np.float64))
+    assert_close(getattr(ember, name)(a, b), expected, dtype=dtype)
+    assert_close(getattr(a, name)(b), expected, dtype=dtype)
+
+
+def test_logaddexp_special_values() -> None:
+    inf, nan = float("inf"), float("nan")
+    a = np.array([-inf, inf, -inf, inf, nan, 1.0, 1e30])
+    b = np.array([-inf, inf, 1.0, -inf, 1.0, nan, 1e30])
+    for name in ("logaddexp", "logaddexp2"):
+        got = getattr(ember, name)(ember.from_numpy(a), ember.from_numpy(b))
+        with np.errstate(invalid="ignore"):
+            expected = getattr(np, name)(a, b)
+        np.testing.assert_allclose(to_numpy(got), expected, rtol=1e-12)
+    got = ember.logaddexp(ember.tensor([1.0, 2.0]), 0.0)  # Python scalar keeps float32
+    assert_close(got, np.logaddexp([1.0, 2.0], 0.0), dtype=ember.float32)
+
+
+def test_logaddexp_bad_input() -> None:
+    i = ember.ones(2, dtype=ember.int64)
+    raises(TypeError, "logaddexp", lambda: ember.logaddexp(i, i), "int64")
+    raises(RuntimeError, "logaddexp2", lambda: ember.logaddexp2(ember.ones(2), ember.ones(3)))
+
+
+# ---------------------------------------------------------------- diff
+
+
+@given(shape=shapes(min_dims=1, max_dims=3), data=st.data())
+def test_diff_matches_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = data.draw(st.integers(0, 4))
+    dtype = data.draw(st.sampled_from([ember.int64, ember.int32, ember.float32, ember.float64]))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    x = np.round(values(shape, 6, 10.0))
+    t = from_np(x, dtype, layout)
+    ref = to_numpy(t)
+    assert_close(ember.diff(t, n, dim), np.diff(ref, n, axis=dim), dtype=dtype)
+    assert_close(t.diff(n=n, dim=dim), np.diff(ref, n, axis=dim), dtype=dtype)
+    side = list(shape)
+    side[dim] = 2
+    pre, app = np.round(values(tuple(side), 7, 10.0)), np.round(values(tuple(side), 8, 10.0))
+    got = ember.diff(t, n, dim, prepend=from_np(pre, dtype), append=from_np(app, dtype))
+    expected = np.diff(ref, n, axis=dim, prepend=pre.astype(np_dtype(dtype)), append=app)
+    assert_close(got, expected.astype(np_dtype(dtype)), dtype=dtype)
+
+
+def test_diff_bool_and_unsigned() -> None:
+    b = ember.tensor([True, False, False, True])
+    assert_close(ember.diff(b), np.diff(np.array([True, False, False, True])), dtype=ember.bool)
+    u = ember.tensor([1, 3, 7], dtype=ember.uint8)
+    assert_close(ember.diff(u), np.array([2, 4]), dtype=ember.uint8)
+    assert_close(ember.diff(ember.ones(3), n=5), np.zeros(0), dtype=ember.float32)
+
+
+def test_diff_bad_input() -> None:
+    raises(RuntimeError, "diff", lambda: ember.diff(ember.tensor(1.0)), "one-dimensional")
+    raises(RuntimeError, "diff", lambda: ember.diff(ember.ones(2), n=-1), "-1")
+    raises(IndexError, "diff", lambda: ember.diff(ember.ones(2), dim=1), "1")
+    raises(
+        RuntimeError, "diff", lambda: ember.diff(ember.ones(2, 3), prepend=ember.ones(3)), "(3,)"
+    )
