@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from conftest import VIEW_LAYOUTS, assert_close, np_dtype, raises, shapes, to_numpy, with_layout
@@ -201,3 +203,126 @@ def test_diff_bad_input() -> None:
     raises(
         RuntimeError, "diff", lambda: ember.diff(ember.ones(2, 3), prepend=ember.ones(3)), "(3,)"
     )
+
+
+# ---------------------------------------------------------------- nansum / nanmean
+
+
+def with_nans(shape: tuple[int, ...], seed: int) -> np.ndarray:
+    x = values(shape, seed)
+    x[np.random.default_rng(seed + 1).random(shape) < 0.3] = np.nan
+    return x
+
+
+@given(shape=shapes(max_dims=3), data=st.data())
+def test_nansum_nanmean_match_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
+    dim = data.draw(st.none() | st.integers(-max(len(shape), 1), max(len(shape), 1) - 1))
+    keepdim = data.draw(st.booleans())
+    dtype = data.draw(st.sampled_from(FLOATS))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    t = from_np(with_nans(shape, data.draw(st.integers(0, 50))), dtype, layout)
+    x = to_numpy(t)
+    axis = None if dim is None or len(shape) == 0 else dim
+    assert_close(
+        ember.nansum(t, dim, keepdim), np.nansum(x, axis=axis, keepdims=keepdim), dtype=dtype
+    )
+    assert_close(t.nansum(dim, keepdim), np.nansum(x, axis=axis, keepdims=keepdim), dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy warns on all-NaN slices
+        expected = np.nanmean(x, axis=axis, keepdims=keepdim)
+    assert_close(ember.nanmean(t, dim, keepdim), expected, dtype=dtype)
+    assert_close(t.nanmean(dim, keepdim), expected, dtype=dtype)
+
+
+def test_nansum_nanmean_dtypes_and_out() -> None:
+    i = ember.tensor([1, 2, 3], dtype=ember.int32)
+    assert_close(ember.nansum(i), np.array(6), dtype=ember.int64)
+    h = ember.tensor([1.0, float("nan"), 2.0]).half()
+    assert_close(ember.nansum(h), np.array(3.0), dtype=ember.float16)
+    assert_close(ember.nanmean(h, dtype=ember.float64), np.array(1.5), dtype=ember.float64)
+    out = ember.empty(())
+    assert ember.nanmean(ember.tensor([1.0, float("nan")]), out=out) is out
+    assert_close(out, np.array(1.0), dtype=ember.float32)
+    out = ember.empty((), dtype=ember.float64)
+    assert ember.nansum(ember.tensor([1.0, float("nan")]), dtype=ember.float64, out=out) is out
+    assert_close(out, np.array(1.0), dtype=ember.float64)
+
+
+def test_nansum_nanmean_bad_input() -> None:
+    i = ember.tensor([1, 2])
+    raises(RuntimeError, "nanmean", lambda: ember.nanmean(i), "int64")
+    raises(RuntimeError, "nanmean", lambda: ember.nanmean(i, dtype=ember.float64), "int64")
+    raises(IndexError, "nansum", lambda: ember.nansum(ember.ones(2), 3), "3")
+    raises(IndexError, "nanmean", lambda: ember.ones(2).nanmean(-2), "-2")
+
+
+# ---------------------------------------------------------------- sinc / sgn / heaviside
+
+
+@given(shape=shapes(max_dims=3), data=st.data())
+def test_sinc_sgn_match_numpy(shape: tuple[int, ...], data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(FLOATS + REDUCED))
+    layout = data.draw(st.sampled_from(VIEW_LAYOUTS))
+    x = np.round(values(shape, 9), 1)
+    t = from_np(x, dtype, layout)
+    ref = to_numpy(t).astype(np.float64)
+    tol = {"rtol": 2e-2, "atol": 2e-3} if dtype in REDUCED else {"atol": 1e-5}
+    assert_close(ember.sinc(t), np.sinc(ref), dtype=dtype, **tol)
+    assert_close(t.sinc(), np.sinc(ref), dtype=dtype, **tol)
+    assert_close(ember.sgn(t), np.sign(ref), dtype=dtype)
+    assert_close(t.sgn(), np.sign(ref), dtype=dtype)
+
+
+def test_sinc_sgn_integers_and_in_place() -> None:
+    assert_close(ember.sinc(ember.tensor([0, 1])), np.sinc([0.0, 1.0]), dtype=ember.float32)
+    assert_close(ember.sgn(ember.tensor([-3, 0, 5])), np.array([-1, 0, 1]), dtype=ember.int64)
+    t = ember.tensor([0.0, 0.5])
+    assert t.sinc_() is t
+    assert_close(t, np.sinc([0.0, 0.5]), dtype=ember.float32)
+    t = ember.tensor([-2.0, 3.0])
+    assert t.sgn_() is t
+    assert_close(t, np.array([-1.0, 1.0]), dtype=ember.float32)
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64, ember.int64, ember.uint8])
+def test_heaviside_matches_numpy(dtype: object) -> None:
+    x = np.array([[-2.0, 0.0, 3.0], [0.0, 1.0, 0.0]]) if dtype != ember.uint8 else np.array([0, 2])
+    v = np.array([5.0, 7.0, 9.0]) if x.ndim == 2 else np.array([4.0])
+    t, tv = from_np(x, dtype), from_np(v, dtype)
+    expected = np.heaviside(to_numpy(t), to_numpy(tv))
+    assert_close(ember.heaviside(t, tv), expected, dtype=dtype)
+    assert_close(t.heaviside(tv), expected, dtype=dtype)
+    assert t.heaviside_(tv) is t
+    assert_close(t, expected, dtype=dtype)
+
+
+def test_heaviside_nan_and_bad_input() -> None:
+    got = ember.heaviside(ember.tensor([float("nan")]), ember.tensor([0.5]))
+    assert_close(got, np.array([0.0]), dtype=ember.float32)  # torch: NaN > 0 is false
+    f = ember.ones(2)
+    raises(RuntimeError, "heaviside", lambda: ember.heaviside(f, ember.ones(2).double()), "float64")
+    raises(TypeError, "heaviside", lambda: ember.heaviside(f, 0.5), "values")  # type: ignore
+    raises(RuntimeError, "heaviside", lambda: ember.heaviside(f, ember.ones(3)))
+
+
+# ---------------------------------------------------------------- gcd / lcm
+
+
+@pytest.mark.parametrize("dtype", [ember.int64, ember.int32, ember.int16, ember.int8, ember.uint8])
+def test_gcd_lcm_match_numpy(dtype: object) -> None:
+    rng = np.random.default_rng(10)
+    low = 0 if dtype == ember.uint8 else -12
+    a, b = rng.integers(low, 12, (3, 5)), rng.integers(low, 12, (5,))
+    ta, tb = from_np(a.astype(np.float64), dtype), from_np(b.astype(np.float64), dtype)
+    npd = np_dtype(dtype)
+    assert_close(ember.gcd(ta, tb), np.gcd(a, b).astype(npd), dtype=dtype)
+    assert_close(ta.lcm(tb), np.lcm(a, b).astype(npd), dtype=dtype)
+    assert ta.gcd_(tb) is ta
+    assert_close(ta, np.gcd(a, b).astype(npd), dtype=dtype)
+
+
+def test_gcd_lcm_bad_input() -> None:
+    f = ember.ones(2)
+    raises(TypeError, "gcd", lambda: ember.gcd(f, f), "float32")
+    raises(TypeError, "lcm", lambda: ember.lcm(ember.tensor([True]), ember.tensor([True])))
+    raises(RuntimeError, "gcd", lambda: ember.gcd(ember.tensor([1, 2]), ember.tensor([1, 2, 3])))

@@ -111,4 +111,34 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
   return cur;
 }
 
+Tensor nansum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+              const Tensor& out) {
+  reduction_mask(x, dims, "nansum");  // reports bad dims under this op's name
+  if (!is_floating(x.dtype())) return sum(x, dims, keepdim, dtype, out);
+  const Tensor zero = Tensor::scalar(0.0, x.dtype());
+  return sum(where(predicate(PredicateOp::IsNan, x), zero, x), dims, keepdim, dtype, out);
+}
+
+Tensor nanmean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+               const Tensor& out) {
+  // torch checks the input itself, even when dtype= names a float type.
+  EMBER_CHECK(is_floating(x.dtype()), RuntimeError,
+              "[nanmean] expected input to have floating point dtype but got ",
+              dtype_name(x.dtype()));
+  const ScalarType dt = dtype.value_or(x.dtype());
+  reduction_mask(x, dims, "nanmean");
+  const Tensor xd = to_dtype(x, dt);
+  const Tensor count = sum(predicate(PredicateOp::LogicalNot, predicate(PredicateOp::IsNan, xd)),
+                           dims, keepdim);
+  return binary(BinaryOp::Div, nansum(xd, dims, keepdim), count, out);
+}
+
+Tensor heaviside(const Tensor& x, const Tensor& values, const Tensor& out, bool in_place) {
+  const char* op = in_place ? "heaviside_" : "heaviside";
+  EMBER_CHECK(x.dtype() == values.dtype(), RuntimeError, "[", op,
+              "] is not implemented for tensors with different dtypes (input ",
+              dtype_name(x.dtype()), ", values ", dtype_name(values.dtype()), ")");
+  return binary(BinaryOp::Heaviside, x, values, out, {}, in_place);
+}
+
 }  // namespace ember

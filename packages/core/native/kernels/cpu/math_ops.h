@@ -78,6 +78,10 @@ EMBER_FUNCTOR(Sign)
     template <typename C> C operator()(C x) const { return expr; } \
   };
 EMBER_FLOAT_UNARY(Sqrt, std::sqrt(x))
+// sin(pi x) / (pi x) with the removable singularity at 0 filled in.
+EMBER_FLOAT_UNARY(Sinc, x == C(0) ? C(1)
+                                  : std::sin(C(3.14159265358979323846) * x) /
+                                        (C(3.14159265358979323846) * x))
 EMBER_FLOAT_UNARY(Rsqrt, C(1) / std::sqrt(x))
 EMBER_FLOAT_UNARY(Exp, std::exp(x))
 EMBER_FLOAT_UNARY(Exp2, std::exp2(x))
@@ -404,6 +408,40 @@ EMBER_FUNCTOR(Logaddexp2)
     const C m = std::max(a, b);
     return std::isnan(m) ? a + b
                          : m + std::log1p(std::exp2(-std::fabs(a - b))) / C(0.6931471805599453);
+  }
+};
+
+// torch's heaviside: `values` where x == 0, else x > 0 (so NaN gives 0).
+EMBER_FUNCTOR(Heaviside)
+  template <typename C> C operator()(C x, C values) const {
+    return x == C(0) ? values : static_cast<C>(x > C(0));
+  }
+};
+// Euclid on magnitudes in the unsigned type, so |INT_MIN| wraps as in torch instead of UB.
+template <typename C>
+inline C gcd_value(C a, C b) {
+  using U = std::make_unsigned_t<C>;
+  U x = a < 0 ? static_cast<U>(U(0) - static_cast<U>(a)) : static_cast<U>(a);
+  U y = b < 0 ? static_cast<U>(U(0) - static_cast<U>(b)) : static_cast<U>(b);
+  while (y != 0) {
+    const U r = static_cast<U>(x % y);
+    x = y;
+    y = r;
+  }
+  return static_cast<C>(x);
+}
+EMBER_FUNCTOR(Gcd)
+  template <typename C> C operator()(C a, C b) const { return gcd_value(a, b); }
+};
+EMBER_FUNCTOR(Lcm)
+  template <typename C> C operator()(C a, C b) const {
+    using U = std::make_unsigned_t<C>;
+    const C g = gcd_value(a, b);
+    if (g == 0) return 0;
+    const C q = static_cast<C>(a / g);
+    const U m = static_cast<U>(static_cast<U>(q) * static_cast<U>(b));  // wraps like torch
+    const C r = static_cast<C>(m);
+    return r < 0 ? static_cast<C>(U(0) - m) : r;
   }
 };
 

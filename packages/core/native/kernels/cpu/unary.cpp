@@ -21,6 +21,7 @@ void fill_unary(KernelTable& t) {
   UNARY(Neg, NumericTypes)
   UNARY(Abs, NumericTypes)
   UNARY(Sign, NumericTypes)
+  UNARY(Sinc, FloatTypes)
   UNARY(Sqrt, FloatTypes)
   UNARY(Rsqrt, FloatTypes)
   UNARY(Exp, FloatTypes)

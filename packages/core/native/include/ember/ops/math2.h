@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "ember/ops/reduce.h"
 #include "ember/tensor.h"
 
 namespace ember {
@@ -21,5 +22,15 @@ Tensor addcdiv(const Tensor& input, const Tensor& t1, const Tensor& t2, const Te
 // n-th forward difference along `dim`, after concatenating prepend/append (undefined = absent).
 Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend = {},
             const Tensor& append = {});
+
+// sum/mean treating NaN as absent (zero, and not counted); nanmean needs a float input.
+Tensor nansum(const Tensor& x, const Dims& dims, bool keepdim,
+              std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
+Tensor nanmean(const Tensor& x, const Dims& dims, bool keepdim,
+               std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
+
+// `values` where x == 0, else (x > 0); torch requires both operands to have one dtype.
+Tensor heaviside(const Tensor& x, const Tensor& values, const Tensor& out = {},
+                 bool in_place = false);
 
 }  // namespace ember
