@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -326,3 +327,85 @@ def test_gcd_lcm_bad_input() -> None:
     raises(TypeError, "gcd", lambda: ember.gcd(f, f), "float32")
     raises(TypeError, "lcm", lambda: ember.lcm(ember.tensor([True]), ember.tensor([True])))
     raises(RuntimeError, "gcd", lambda: ember.gcd(ember.tensor([1, 2]), ember.tensor([1, 2, 3])))
+
+
+# ---------------------------------------------------------------- float_power
+
+
+def test_float_power_is_float64() -> None:
+    i = ember.tensor([1, 2, 3])
+    assert_close(ember.float_power(i, 2), np.array([1.0, 4.0, 9.0]), dtype=ember.float64)
+    assert_close(i.float_power(0.5), np.sqrt([1.0, 2.0, 3.0]), dtype=ember.float64)
+    got = ember.float_power(2, ember.tensor([1.0, -1.0]))
+    assert_close(got, np.array([2.0, 0.5]), dtype=ember.float64)
+    h = ember.tensor([0.5]).half()
+    assert_close(ember.float_power(ember.tensor([4.0]), h), np.array([2.0]), dtype=ember.float64)
+    d = ember.tensor([3.0], dtype=ember.float64)
+    assert d.float_power_(2) is d
+    assert_close(d, np.array([9.0]), dtype=ember.float64)
+    out = ember.empty(2, dtype=ember.float64)
+    assert ember.float_power(ember.tensor([2, 3]), 3, out=out) is out
+    assert_close(out, np.array([8.0, 27.0]), dtype=ember.float64)
+
+
+def test_float_power_bad_input() -> None:
+    f = ember.ones(2)
+    raises(RuntimeError, "float_power_", lambda: f.float_power_(2), "float32", "float64")
+    raises(RuntimeError, "float_power", lambda: ember.float_power(f, 2, out=ember.empty(2)))
+    raises(RuntimeError, "pow", lambda: ember.float_power(f, ember.ones(3)))
+
+
+# ---------------------------------------------------------------- erfinv / lgamma / digamma
+
+
+def digamma_oracle(x: float) -> float:
+    """digamma by the central difference of math.lgamma (accurate to ~1e-8)."""
+    h = 1e-5
+    return (math.lgamma(x + h) - math.lgamma(x - h)) / (2 * h)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + REDUCED)
+def test_erfinv_inverts_erf(dtype: object) -> None:
+    y = np.linspace(-0.999, 0.999, 41)
+    t = from_np(y, dtype)
+    got = to_numpy(ember.erfinv(t)).astype(np.float64)
+    back = np.array([math.erf(v) for v in got])
+    tol = 2e-2 if dtype in REDUCED else (1e-5 if dtype == ember.float32 else 1e-12)
+    np.testing.assert_allclose(back, to_numpy(t).astype(np.float64), rtol=tol, atol=tol)
+    assert ember.erfinv(t).dtype == dtype
+    special = to_numpy(ember.erfinv(ember.tensor([-1.0, 1.0, 0.0, 1.5, float("nan")])))
+    np.testing.assert_array_equal(special[:3], [-np.inf, np.inf, 0.0])
+    assert np.isnan(special[3:]).all()
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_lgamma_digamma_match_math(dtype: object) -> None:
+    x = np.array([-2.5, -0.5, 0.1, 0.5, 1.0, 1.5, 2.0, 7.25, 30.0, 150.0])
+    t = from_np(x, dtype)
+    xi = to_numpy(t).astype(np.float64)
+    tol = 1e-5 if dtype == ember.float32 else 1e-7
+    assert_close(ember.lgamma(t), np.array([math.lgamma(v) for v in xi]), dtype=dtype, rtol=tol)
+    expected = np.array([digamma_oracle(v) for v in xi])
+    assert_close(ember.digamma(t), expected, dtype=dtype, rtol=1e-5, atol=1e-5)
+    assert_close(t.digamma(), expected, dtype=dtype, rtol=1e-5, atol=1e-5)
+
+
+def test_lgamma_digamma_special_values_and_integers() -> None:
+    inf, nan = float("inf"), float("nan")
+    lg = to_numpy(ember.lgamma(ember.tensor([0.0, -1.0, inf, -inf])))
+    np.testing.assert_array_equal(lg, [inf, inf, inf, inf])
+    dg = to_numpy(ember.digamma(ember.tensor([0.0, -0.0, -1.0, -inf, inf, nan])))
+    np.testing.assert_array_equal(dg[:2], [-inf, inf])
+    assert np.isnan(dg[2]) and np.isnan(dg[3]) and dg[4] == inf and np.isnan(dg[5])
+    # Integer inputs promote to the default float dtype.
+    assert_close(ember.digamma(ember.tensor([1])), np.array([-0.5772157]), dtype=ember.float32)
+    assert_close(ember.lgamma(ember.tensor([3])), np.array([math.log(2.0)]), dtype=ember.float32)
+    t = ember.tensor([0.5])
+    assert t.lgamma_() is t and t.erfinv_() is t and t.digamma_() is t
+    for half in REDUCED:
+        assert ember.digamma(ember.tensor([0.5])._to_dtype(half)).dtype == half
+
+
+def test_float_only_ops_bad_input() -> None:
+    raises(RuntimeError, "erfinv", lambda: ember.tensor([1, 2]).erfinv_(), "int64")
+    raises(RuntimeError, "lgamma", lambda: ember.lgamma(ember.ones(2), out=ember.empty(2).long()))

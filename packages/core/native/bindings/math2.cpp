@@ -121,6 +121,23 @@ void init_math2(nb::module_& m, TensorClass& cls) {
   def_sum_like(m, cls, "nanmean", &nanmean);
   def_unary(m, cls, "sinc", "sinc_", UnaryOp::Sinc);
   def_unary(m, cls, "sgn", "sgn_", UnaryOp::Sign);  // real dtypes only: sgn is sign
+  def_unary(m, cls, "erfinv", "erfinv_", UnaryOp::Erfinv);
+  def_unary(m, cls, "lgamma", "lgamma_", UnaryOp::Lgamma);
+  def_unary(m, cls, "digamma", "digamma_", UnaryOp::Digamma);
+
+  m.def("float_power", [](nb::handle input, nb::handle exponent, nb::handle out) {
+    return result_or_out(float_power(to_tensor(input, "float_power"),
+                                     to_tensor(exponent, "float_power", "exponent"),
+                                     out_arg(out, "float_power")),
+                         out);
+  }, nb::arg("input"), nb::arg("exponent"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("float_power", [](const Tensor& self, nb::handle exponent) {
+    return wrap(float_power(self, to_tensor(exponent, "float_power", "exponent")));
+  }, nb::arg("exponent"));
+  cls.def("float_power_", [](nb::handle self, nb::handle exponent) {
+    float_power(unwrap(self), to_tensor(exponent, "float_power_", "exponent"), {}, true);
+    return nb::borrow(self);
+  }, nb::arg("exponent"));
 
   m.def("heaviside", [](nb::handle input, nb::handle values, nb::handle out) {
     return result_or_out(heaviside(to_tensor(input, "heaviside"), values_arg(values, "heaviside"),

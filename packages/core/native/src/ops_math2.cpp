@@ -97,7 +97,11 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
                 x.dim(), "), got shape ", t->sizes());
     parts.push_back(*t);
   }
-  if (n == 0) return clone(x);  // torch ignores prepend/append here
+  if (n == 0) {  // torch ignores prepend/append here; a fresh contiguous copy of the input
+    Tensor r = Tensor::empty(x.sizes(), x.dtype());
+    copy_(r, x);
+    return r;
+  }
   Tensor cur = parts.size() == 1 ? x : cat(parts, d);
   for (int64_t k = 0; k < n; ++k) {
     const int64_t len = cur.size(d);
@@ -139,6 +143,19 @@ Tensor heaviside(const Tensor& x, const Tensor& values, const Tensor& out, bool 
               "] is not implemented for tensors with different dtypes (input ",
               dtype_name(x.dtype()), ", values ", dtype_name(values.dtype()), ")");
   return binary(BinaryOp::Heaviside, x, values, out, {}, in_place);
+}
+
+Tensor float_power(const Tensor& x, const Tensor& exponent, const Tensor& out, bool in_place) {
+  EMBER_CHECK(!in_place || x.dtype() == ScalarType::Float64, RuntimeError,
+              "[float_power_] the base given to float_power_ has dtype ", dtype_name(x.dtype()),
+              " but the operation's result requires dtype float64");
+  EMBER_CHECK(!out.defined() || out.dtype() == ScalarType::Float64, RuntimeError,
+              "[float_power] the output given to float_power has dtype ",
+              dtype_name(out.dtype()), " but the operation's result requires dtype float64");
+  const auto as_f64 = [](const Tensor& t) {
+    return t.dtype() == ScalarType::Float64 ? t : to_dtype(t, ScalarType::Float64);
+  };
+  return binary(BinaryOp::Pow, as_f64(x), as_f64(exponent), out, {}, in_place);
 }
 
 }  // namespace ember

@@ -21,7 +21,8 @@ struct OpParams {
   X(Log1p) X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Asinh)      \
   X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
   X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
-  X(NanToNum) X(Identity) X(Sinc)
+  X(NanToNum) X(Identity) X(Sinc) X(Erfinv)  \
+  X(Lgamma) X(Digamma)
 
 // Ops whose output is bool whatever the input dtype.
 #define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)

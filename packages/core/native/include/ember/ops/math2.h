@@ -33,4 +33,9 @@ Tensor nanmean(const Tensor& x, const Dims& dims, bool keepdim,
 Tensor heaviside(const Tensor& x, const Tensor& values, const Tensor& out = {},
                  bool in_place = false);
 
+// pow computed in float64 whatever the operands (torch.float_power); the in-place form needs a
+// float64 self.
+Tensor float_power(const Tensor& x, const Tensor& exponent, const Tensor& out = {},
+                   bool in_place = false);
+
 }  // namespace ember
