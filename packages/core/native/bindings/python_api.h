@@ -73,5 +73,6 @@ void init_index_ops(nb::module_& m, TensorClass& cls);
 void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
+void init_math2(nb::module_& m, TensorClass& cls);
 
 }  // namespace ember::py

@@ -21,7 +21,8 @@ struct OpParams {
   X(Log1p) X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Asinh)      \
   X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
   X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
-  X(NanToNum) X(Identity)
+  X(NanToNum) X(Identity) X(Sinc) X(Erfinv)  \
+  X(Lgamma) X(Digamma)
 
 // Ops whose output is bool whatever the input dtype.
 #define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
@@ -29,7 +30,7 @@ struct OpParams {
 #define EMBER_BINARY_OPS(X)                                                                     \
   X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod) X(Pow) \
   X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)      \
-  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy)
+  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside) X(Gcd) X(Lcm)
 
 // Binary ops whose output is bool.
 #define EMBER_COMPARE_OPS(X) \

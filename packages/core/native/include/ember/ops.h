@@ -10,3 +10,4 @@
 #include "ember/ops/linalg.h"
 #include "ember/ops/index.h"
 #include "ember/ops/sort.h"
+#include "ember/ops/math2.h"

@@ -74,6 +74,11 @@ void fill_binary(KernelTable& t) {
   BINARY(Hypot, FloatTypes)
   BINARY(Lerp, FloatTypes)
   BINARY(Xlogy, FloatTypes)
+  BINARY(Logaddexp, FloatTypes)
+  BINARY(Logaddexp2, FloatTypes)
+  BINARY(Heaviside, AllTypes)
+  BINARY(Gcd, IntTypes)
+  BINARY(Lcm, IntTypes)
 #undef BINARY
 #define COMPARE(name) \
   set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});

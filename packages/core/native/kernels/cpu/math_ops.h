@@ -78,6 +78,66 @@ EMBER_FUNCTOR(Sign)
     template <typename C> C operator()(C x) const { return expr; } \
   };
 EMBER_FLOAT_UNARY(Sqrt, std::sqrt(x))
+// sin(pi x) / (pi x) with the removable singularity at 0 filled in.
+EMBER_FLOAT_UNARY(Sinc, x == C(0) ? C(1)
+                                  : std::sin(C(3.14159265358979323846) * x) /
+                                        (C(3.14159265358979323846) * x))
+// Inverse error function: a rational first guess (Giles) polished by Newton steps on erf, which
+// bring it to full precision for float and double.
+template <typename C>
+inline C erfinv_value(C y) {
+  if (std::isnan(y) || y < C(-1) || y > C(1)) return std::numeric_limits<C>::quiet_NaN();
+  if (y == C(1) || y == C(-1)) return std::copysign(std::numeric_limits<C>::infinity(), y);
+  const double yd = static_cast<double>(y);
+  double w = -std::log((1.0 - yd) * (1.0 + yd));
+  double x;
+  if (w < 5.0) {
+    w -= 2.5;
+    double p = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                     -0.00125372503, -0.00417768164, 0.246640727, 1.50140941})
+      p = c + p * w;
+    x = p * yd;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    double p = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                     -0.0076224613, 0.00943887047, 1.00167406, 2.83297682})
+      p = c + p * w;
+    x = p * yd;
+  }
+  for (int i = 0; i < 2; ++i) {  // Newton on erf(x) - y: derivative 2/sqrt(pi) e^{-x^2}
+    x -= (std::erf(x) - yd) / (1.1283791670955126 * std::exp(-x * x));
+  }
+  return static_cast<C>(x);
+}
+EMBER_FLOAT_UNARY(Erfinv, erfinv_value(x))
+EMBER_FLOAT_UNARY(Lgamma, std::lgamma(x))
+// digamma: reflection below 0.5, recurrence up to 6, then the asymptotic series. Torch's poles:
+// -inf at 0 (copysign'd), NaN at negative integers.
+template <typename C>
+inline C digamma_value(C xc) {
+  double x = static_cast<double>(xc);
+  if (std::isnan(x)) return xc;
+  if (x == 0) return static_cast<C>(std::copysign(std::numeric_limits<double>::infinity(), -x));
+  if (x < 0 && x == std::trunc(x)) return std::numeric_limits<C>::quiet_NaN();
+  if (x == -std::numeric_limits<double>::infinity()) return std::numeric_limits<C>::quiet_NaN();
+  double result = 0;
+  if (x < 0.5) {
+    constexpr double kPi = 3.14159265358979323846;
+    result = -kPi / std::tan(kPi * x);
+    x = 1 - x;
+  }
+  while (x < 6) {
+    result -= 1 / x;
+    x += 1;
+  }
+  const double z = 1 / (x * x);
+  const double series =
+      z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132)))));
+  return static_cast<C>(result + std::log(x) - 0.5 / x - series);
+}
+EMBER_FLOAT_UNARY(Digamma, digamma_value(x))
 EMBER_FLOAT_UNARY(Rsqrt, C(1) / std::sqrt(x))
 EMBER_FLOAT_UNARY(Exp, std::exp(x))
 EMBER_FLOAT_UNARY(Exp2, std::exp2(x))
@@ -387,6 +447,57 @@ EMBER_FUNCTOR(Xlogy)
     if (std::isnan(y)) return y;
     if (x == 0) return 0;
     return x * std::log(y);
+  }
+};
+
+// log(e^a + e^b) as max + log1p(e^-|a-b|); equal infinities return a (a - b would be NaN).
+EMBER_FUNCTOR(Logaddexp)
+  template <typename C> C operator()(C a, C b) const {
+    if (std::isinf(a) && a == b) return a;
+    const C m = std::max(a, b);
+    return std::isnan(m) ? a + b : m + std::log1p(std::exp(-std::fabs(a - b)));
+  }
+};
+EMBER_FUNCTOR(Logaddexp2)
+  template <typename C> C operator()(C a, C b) const {
+    if (std::isinf(a) && a == b) return a;
+    const C m = std::max(a, b);
+    return std::isnan(m) ? a + b
+                         : m + std::log1p(std::exp2(-std::fabs(a - b))) / C(0.6931471805599453);
+  }
+};
+
+// torch's heaviside: `values` where x == 0, else x > 0 (so NaN gives 0).
+EMBER_FUNCTOR(Heaviside)
+  template <typename C> C operator()(C x, C values) const {
+    return x == C(0) ? values : static_cast<C>(x > C(0));
+  }
+};
+// Euclid on magnitudes in the unsigned type, so |INT_MIN| wraps as in torch instead of UB.
+template <typename C>
+inline C gcd_value(C a, C b) {
+  using U = std::make_unsigned_t<C>;
+  U x = a < 0 ? static_cast<U>(U(0) - static_cast<U>(a)) : static_cast<U>(a);
+  U y = b < 0 ? static_cast<U>(U(0) - static_cast<U>(b)) : static_cast<U>(b);
+  while (y != 0) {
+    const U r = static_cast<U>(x % y);
+    x = y;
+    y = r;
+  }
+  return static_cast<C>(x);
+}
+EMBER_FUNCTOR(Gcd)
+  template <typename C> C operator()(C a, C b) const { return gcd_value(a, b); }
+};
+EMBER_FUNCTOR(Lcm)
+  template <typename C> C operator()(C a, C b) const {
+    using U = std::make_unsigned_t<C>;
+    const C g = gcd_value(a, b);
+    if (g == 0) return 0;
+    const C q = static_cast<C>(a / g);
+    const U m = static_cast<U>(static_cast<U>(q) * static_cast<U>(b));  // wraps like torch
+    const C r = static_cast<C>(m);
+    return r < 0 ? static_cast<C>(U(0) - m) : r;
   }
 };
 

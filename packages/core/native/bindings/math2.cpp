@@ -1,0 +1,169 @@
+// ember.softmax/log_softmax, addcmul/addcdiv, logaddexp(2), diff, nansum/nanmean, sinc, sgn,
+// heaviside, gcd and lcm (with torch's in-place forms).
+#include "python_api.h"
+
+namespace ember::py {
+namespace {
+
+using SoftmaxLike = Tensor (*)(const Tensor&, int64_t, std::optional<ScalarType>);
+using AddcLike = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                            const Tensor&, bool);
+
+Tensor out_arg(nb::handle out, const char* op) {
+  EMBER_CHECK(out.is_none() || is_tensor(out), TypeError, "[", op,
+              "] argument 'out' must be a Tensor, not ", nb::type_name(out.type()).c_str());
+  return to_optional_tensor(out, op, "out");
+}
+
+// value= must be a Python number (torch's Scalar), not a tensor.
+Tensor value_arg(nb::handle value, const char* op) {
+  EMBER_CHECK(is_python_scalar(value), TypeError, "[", op,
+              "] argument 'value' must be a Number, not ", nb::type_name(value.type()).c_str());
+  return to_tensor(value, op, "value");
+}
+
+void def_softmax(nb::module_& m, TensorClass& cls, const char* name, SoftmaxLike fn) {
+  m.def(name, [fn, name](nb::handle input, int64_t dim, nb::handle dtype) {
+    return wrap(fn(to_tensor(input, name), dim, to_optional_dtype(dtype, name)));
+  }, nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  cls.def(name, [fn, name](const Tensor& self, int64_t dim, nb::handle dtype) {
+    return wrap(fn(self, dim, to_optional_dtype(dtype, name)));
+  }, nb::arg("dim"), nb::arg("dtype") = nb::none());
+}
+
+void def_addc(nb::module_& m, TensorClass& cls, const char* name, const char* name_,
+              AddcLike fn) {
+  m.def(name, [fn, name](nb::handle input, nb::handle t1, nb::handle t2, nb::handle value,
+                         nb::handle out) {
+    return result_or_out(fn(to_tensor(input, name), to_tensor(t1, name, "tensor1"),
+                            to_tensor(t2, name, "tensor2"), value_arg(value, name),
+                            out_arg(out, name), false),
+                         out);
+  }, nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(),
+     nb::arg("value") = 1, nb::arg("out") = nb::none());
+  cls.def(name, [fn, name](const Tensor& self, nb::handle t1, nb::handle t2, nb::handle value) {
+    return wrap(fn(self, to_tensor(t1, name, "tensor1"), to_tensor(t2, name, "tensor2"),
+                   value_arg(value, name), {}, false));
+  }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  cls.def(name_, [fn, name_](nb::handle self, nb::handle t1, nb::handle t2, nb::handle value) {
+    fn(unwrap(self), to_tensor(t1, name_, "tensor1"), to_tensor(t2, name_, "tensor2"),
+       value_arg(value, name_), {}, true);
+    return nb::borrow(self);
+  }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+}
+
+// Binary ops of the kernel table that only this file binds; `name_` (when given) is in-place.
+void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op,
+                const char* name_ = nullptr) {
+  m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle out) {
+    return result_or_out(binary(op, to_tensor(input, name), to_tensor(other, name, "other"),
+                                out_arg(out, name)),
+                         out);
+  }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def(name, [op, name](const Tensor& self, nb::handle other) {
+    return wrap(binary(op, self, to_tensor(other, name, "other")));
+  }, nb::arg("other"));
+  if (name_ == nullptr) return;
+  cls.def(name_, [op, name_](nb::handle self, nb::handle other) {
+    binary(op, unwrap(self), to_tensor(other, name_, "other"), {}, {}, true);
+    return nb::borrow(self);
+  }, nb::arg("other"));
+}
+
+using SumLike = Tensor (*)(const Tensor&, const Dims&, bool, std::optional<ScalarType>,
+                           const Tensor&);
+
+void def_sum_like(nb::module_& m, TensorClass& cls, const char* name, SumLike fn) {
+  m.def(name, [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle dtype,
+                         nb::handle out) {
+    return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
+                            to_optional_dtype(dtype, name), out_arg(out, name)),
+                         out);
+  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+     nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
+  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, bool keepdim, nb::handle dtype) {
+    return wrap(fn(self, to_dims(dim, name), keepdim, to_optional_dtype(dtype, name), {}));
+  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+     nb::arg("dtype") = nb::none());
+}
+
+// values= must be a tensor (torch's heaviside takes no Python numbers).
+Tensor values_arg(nb::handle values, const char* op) {
+  EMBER_CHECK(is_tensor(values), TypeError, "[", op, "] argument 'values' must be a Tensor, not ",
+              nb::type_name(values.type()).c_str());
+  return unwrap(values);
+}
+
+void def_unary(nb::module_& m, TensorClass& cls, const char* name, const char* name_,
+               UnaryOp op) {
+  m.def(name, [op, name](nb::handle input, nb::handle out) {
+    return result_or_out(unary(op, to_tensor(input, name), out_arg(out, name)), out);
+  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def(name, [op](const Tensor& self) { return wrap(unary(op, self)); });
+  cls.def(name_, [op](nb::handle self) {
+    unary(op, unwrap(self), {}, {}, true);
+    return nb::borrow(self);
+  });
+}
+
+}  // namespace
+
+void init_math2(nb::module_& m, TensorClass& cls) {
+  def_softmax(m, cls, "softmax", &softmax);
+  def_softmax(m, cls, "log_softmax", &log_softmax);
+  def_addc(m, cls, "addcmul", "addcmul_", &addcmul);
+  def_addc(m, cls, "addcdiv", "addcdiv_", &addcdiv);
+  def_binary(m, cls, "logaddexp", BinaryOp::Logaddexp);
+  def_binary(m, cls, "logaddexp2", BinaryOp::Logaddexp2);
+  def_binary(m, cls, "gcd", BinaryOp::Gcd, "gcd_");
+  def_binary(m, cls, "lcm", BinaryOp::Lcm, "lcm_");
+  def_sum_like(m, cls, "nansum", &nansum);
+  def_sum_like(m, cls, "nanmean", &nanmean);
+  def_unary(m, cls, "sinc", "sinc_", UnaryOp::Sinc);
+  def_unary(m, cls, "sgn", "sgn_", UnaryOp::Sign);  // real dtypes only: sgn is sign
+  def_unary(m, cls, "erfinv", "erfinv_", UnaryOp::Erfinv);
+  def_unary(m, cls, "lgamma", "lgamma_", UnaryOp::Lgamma);
+  def_unary(m, cls, "digamma", "digamma_", UnaryOp::Digamma);
+
+  m.def("float_power", [](nb::handle input, nb::handle exponent, nb::handle out) {
+    return result_or_out(float_power(to_tensor(input, "float_power"),
+                                     to_tensor(exponent, "float_power", "exponent"),
+                                     out_arg(out, "float_power")),
+                         out);
+  }, nb::arg("input"), nb::arg("exponent"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("float_power", [](const Tensor& self, nb::handle exponent) {
+    return wrap(float_power(self, to_tensor(exponent, "float_power", "exponent")));
+  }, nb::arg("exponent"));
+  cls.def("float_power_", [](nb::handle self, nb::handle exponent) {
+    float_power(unwrap(self), to_tensor(exponent, "float_power_", "exponent"), {}, true);
+    return nb::borrow(self);
+  }, nb::arg("exponent"));
+
+  m.def("heaviside", [](nb::handle input, nb::handle values, nb::handle out) {
+    return result_or_out(heaviside(to_tensor(input, "heaviside"), values_arg(values, "heaviside"),
+                                   out_arg(out, "heaviside")),
+                         out);
+  }, nb::arg("input"), nb::arg("values"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("heaviside", [](const Tensor& self, nb::handle values) {
+    return wrap(heaviside(self, values_arg(values, "heaviside")));
+  }, nb::arg("values"));
+  cls.def("heaviside_", [](nb::handle self, nb::handle values) {
+    heaviside(unwrap(self), values_arg(values, "heaviside_"), {}, true);
+    return nb::borrow(self);
+  }, nb::arg("values"));
+
+  auto diff_fn = [](const Tensor& x, int64_t n, int64_t dim, nb::handle prepend,
+                    nb::handle append) {
+    return wrap(diff(x, n, dim, to_optional_tensor(prepend, "diff", "prepend"),
+                     to_optional_tensor(append, "diff", "append")));
+  };
+  m.def("diff", [diff_fn](nb::handle input, int64_t n, int64_t dim, nb::handle prepend,
+                          nb::handle append) {
+    return diff_fn(to_tensor(input, "diff"), n, dim, prepend, append);
+  }, nb::arg("input"), nb::arg("n") = 1, nb::arg("dim") = -1, nb::arg("prepend") = nb::none(),
+     nb::arg("append") = nb::none());
+  cls.def("diff", diff_fn, nb::arg("n") = 1, nb::arg("dim") = -1,
+          nb::arg("prepend") = nb::none(), nb::arg("append") = nb::none());
+}
+
+}  // namespace ember::py
