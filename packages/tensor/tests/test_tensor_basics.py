@@ -547,3 +547,13 @@ def test_tensor_bad_elements() -> None:
         ember.tensor([2**64])
     with pytest.raises(TypeError, match=r"\[tensor\] expected an ember dtype"):
         ember.tensor([1], dtype="float32")
+
+
+def test_clone_of_negative_stride_numpy_view_is_a_contiguous_copy() -> None:
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    view = ember.from_numpy(base[::-1])
+    copy = view.clone()
+    assert copy.is_contiguous()
+    np.testing.assert_array_equal(copy.numpy(), base[::-1])
+    base[0, 0] = 100.0  # the clone owns its memory
+    assert copy[2, 0].item() == 0.0

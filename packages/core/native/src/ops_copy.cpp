@@ -86,7 +86,10 @@ Tensor contiguous(const Tensor& t) {
 
 Tensor clone(const Tensor& t) {
   // Like torch's preserve_format: a dense tensor keeps its strides, others become contiguous.
-  Tensor out = t.is_non_overlapping_and_dense()
+  bool any_negative = false;
+  for (int64_t s : t.strides()) any_negative |= s < 0;
+  // Negative strides (NumPy views) are not a layout ember allocates: those become contiguous.
+  Tensor out = t.is_non_overlapping_and_dense() && !any_negative
                    ? Tensor::empty_strided(t.sizes(), t.strides(), t.dtype())
                    : Tensor::empty(t.sizes(), t.dtype());
   copy_(out, t);
