@@ -1,0 +1,172 @@
+// Flips, rolls, repeats and triangular masks. They are built from views (negative or zero
+// strides) and one copy, so each costs about one pass over the output.
+#include <algorithm>
+#include <cstring>
+
+#include "ember/errors.h"
+#include "ember/ops.h"
+#include "ember/parallel.h"
+
+namespace ember {
+namespace {
+
+// Wrapped, checked dims with torch's "appears multiple times" error.
+std::vector<int64_t> unique_dims(const std::vector<int64_t>& dims, int64_t ndim, const char* op) {
+  std::vector<int64_t> out;
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, ndim, op);
+    EMBER_CHECK(std::find(out.begin(), out.end(), w) == out.end(), RuntimeError, "[", op,
+                "] dim ", w, " appears multiple times in the list of dims");
+    out.push_back(w);
+  }
+  return out;
+}
+
+// Zeroes the part of each matrix (last two dims) of contiguous `t` outside the triangle.
+void zero_outside_triangle(const Tensor& t, int64_t diagonal, bool lower) {
+  const int64_t rows = t.size(-2), cols = t.size(-1);
+  if (t.numel() == 0) return;
+  const int64_t esize = t.element_size();
+  const int64_t total_rows = t.numel() / cols;
+  char* base = t.data_bytes();
+  // All-zero bytes are zero in every dtype (IEEE +0, false, integer 0).
+  parallel_for(0, total_rows, 1024, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t i = r % rows;
+      char* row = base + r * cols * esize;
+      if (lower) {
+        const int64_t from = std::clamp<int64_t>(i + diagonal + 1, 0, cols);
+        std::memset(row + from * esize, 0, static_cast<size_t>((cols - from) * esize));
+      } else {
+        const int64_t to = std::clamp<int64_t>(i + diagonal, 0, cols);
+        std::memset(row, 0, static_cast<size_t>(to * esize));
+      }
+    }
+  });
+}
+
+Tensor triangle(const Tensor& x, int64_t diagonal, bool lower, const char* op) {
+  EMBER_CHECK(x.dim() >= 2, RuntimeError, "[", op,
+              "] input tensor must have at least 2 dimensions, got shape ", x.sizes());
+  Tensor out = Tensor::empty(x.sizes(), x.dtype());
+  copy_(out, x);
+  zero_outside_triangle(out, diagonal, lower);
+  return out;
+}
+
+}  // namespace
+
+Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
+  const std::vector<int64_t> ds = unique_dims(dims, x.dim(), "flip");
+  Shape strides = x.strides();
+  int64_t offset = x.offset();
+  if (x.numel() > 0) {
+    for (int64_t d : ds) {
+      if (x.dim() == 0) break;
+      offset += (x.size(d) - 1) * strides[d];
+      strides[d] = -strides[d];
+    }
+  }
+  // A view with negative strides, then one copy; a dense input keeps its layout (as torch).
+  Tensor view = x.as_strided(x.sizes(), strides, offset);
+  const bool keep = x.is_non_overlapping_and_dense() &&
+                    std::all_of(x.strides().begin(), x.strides().end(),
+                                [](int64_t st) { return st >= 0; });
+  Tensor out = keep ? Tensor::empty_strided(x.sizes(), x.strides(), x.dtype())
+                    : Tensor::empty(x.sizes(), x.dtype());
+  copy_(out, view);
+  return out;
+}
+
+Tensor fliplr(const Tensor& x) {
+  EMBER_CHECK(x.dim() >= 2, RuntimeError, "[fliplr] Input must be >= 2-d, got shape ",
+              x.sizes());
+  return flip(x, {1});
+}
+
+Tensor flipud(const Tensor& x) {
+  EMBER_CHECK(x.dim() >= 1, RuntimeError, "[flipud] Input must be >= 1-d, got shape ",
+              x.sizes());
+  return flip(x, {0});
+}
+
+Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts,
+            const std::vector<int64_t>& dims) {
+  EMBER_CHECK(!shifts.empty(), RuntimeError, "[roll] `shifts` required");
+  if (dims.empty()) {
+    EMBER_CHECK(shifts.size() == 1, RuntimeError, "[roll] shifts and dimensions must align. ",
+                "shifts: ", shifts.size(), ", dims: 0");
+    return view(roll(reshape(x, {-1}), shifts, {0}), x.sizes());
+  }
+  EMBER_CHECK(shifts.size() == dims.size(), RuntimeError,
+              "[roll] shifts and dimensions must align. shifts: ", shifts.size(),
+              ", dims: ", dims.size());
+  Tensor cur = x;
+  bool copied = false;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    EMBER_CHECK(x.dim() > 0, IndexError, "[roll] Dimension specified as ", dims[k],
+                " but tensor has no dimensions");
+    const int64_t d = wrap_dim(dims[k], x.dim(), "roll");
+    const int64_t n = x.size(d);
+    if (n == 0) continue;
+    const int64_t s = ((shifts[k] % n) + n) % n;
+    if (s == 0) continue;
+    // The last s entries move to the front.
+    cur = cat({narrow(cur, d, n - s, s), narrow(cur, d, 0, n - s)}, d);
+    copied = true;
+  }
+  return copied ? cur : clone(contiguous(x));
+}
+
+Tensor repeat(const Tensor& x, const std::vector<int64_t>& repeats) {
+  const int64_t nrep = static_cast<int64_t>(repeats.size());
+  EMBER_CHECK(nrep >= x.dim(), RuntimeError,
+              "[repeat] Number of dimensions of repeat dims can not be smaller than number of ",
+              "dimensions of tensor: repeats ", Shape(repeats), " for shape ", x.sizes());
+  for (int64_t r : repeats) {
+    EMBER_CHECK(r >= 0, RuntimeError, "[repeat] Trying to create tensor with negative dimension ",
+                r, ": repeats ", Shape(repeats));
+  }
+  // Input padded with leading 1s, then viewed as (r0, s0, r1, s1, ...) with zero strides on
+  // the repeat dims; one copy materializes it and a view merges each (ri, si) pair.
+  const int64_t lead = nrep - x.dim();
+  Shape sizes, strides, out_shape;
+  for (int64_t i = 0; i < nrep; ++i) {
+    const int64_t s = i < lead ? 1 : x.size(i - lead);
+    const int64_t st = i < lead ? 0 : x.stride(i - lead);
+    sizes.insert(sizes.end(), {repeats[i], s});
+    strides.insert(strides.end(), {0, st});
+    out_shape.push_back(repeats[i] * s);
+  }
+  checked_numel(out_shape, "repeat");
+  Tensor expanded = x.as_strided(sizes, strides, x.offset());
+  Tensor out = Tensor::empty(sizes, x.dtype());
+  copy_(out, expanded);
+  return view(out, out_shape);
+}
+
+Tensor tile(const Tensor& x, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> reps = dims;
+  // Fewer reps than dims: torch pads the reps with leading 1s.
+  if (static_cast<int64_t>(reps.size()) < x.dim()) {
+    reps.insert(reps.begin(), static_cast<size_t>(x.dim()) - reps.size(), 1);
+  }
+  return repeat(x, reps);
+}
+
+Tensor tril(const Tensor& x, int64_t diagonal) { return triangle(x, diagonal, true, "tril"); }
+Tensor triu(const Tensor& x, int64_t diagonal) { return triangle(x, diagonal, false, "triu"); }
+
+const Tensor& tril_(const Tensor& x, int64_t diagonal) {
+  x.check_writable("tril_");
+  copy_(x, triangle(x, diagonal, true, "tril_"));
+  return x;
+}
+
+const Tensor& triu_(const Tensor& x, int64_t diagonal) {
+  x.check_writable("triu_");
+  copy_(x, triangle(x, diagonal, false, "triu_"));
+  return x;
+}
+
+}  // namespace ember

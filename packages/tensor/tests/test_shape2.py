@@ -1,0 +1,207 @@
+"""flip/fliplr/flipud, roll, repeat/tile and tril/triu against numpy: values, dtypes, layouts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import (
+    ALL_DTYPES,
+    VIEW_LAYOUTS,
+    assert_close,
+    np_dtype,
+    numpy_array,
+    raises,
+    shapes,
+    tensor,
+    to_numpy,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
+
+
+@st.composite
+def arrays(draw: st.DrawFn, min_dims: int = 0) -> np.ndarray:
+    """A numpy_array of a drawn shape in a drawn layout (0-d and empty included)."""
+    shape = draw(shapes(min_dims=min_dims))
+    return numpy_array(shape, draw(st.sampled_from(VIEW_LAYOUTS)))
+
+
+def subset_dims(draw: st.DrawFn, ndim: int) -> list[int]:
+    """Distinct dims of a rank-ndim tensor, each possibly negative."""
+    if ndim == 0:
+        return []
+    dims = draw(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim))
+    return [d - ndim if draw(st.booleans()) else d for d in dims]
+
+
+# ---------------------------------------------------------------- flip
+
+
+@given(st.data())
+def test_flip_matches_numpy(data: st.DataObject) -> None:
+    a = data.draw(arrays())
+    dims = subset_dims(data.draw, a.ndim)
+    x = ember.from_numpy(a)
+    expected = np.flip(a, dims) if dims else a
+    assert_close(ember.flip(x, dims), expected)
+    assert_close(x.flip(dims), expected)
+    if dims:
+        assert_close(x.flip(*dims), expected)
+    if a.ndim >= 2:
+        assert_close(ember.fliplr(x), np.fliplr(a))
+        assert_close(x.fliplr(), np.fliplr(a))
+    if a.ndim >= 1:
+        assert_close(ember.flipud(x), np.flipud(a))
+        assert_close(x.flipud(), np.flipud(a))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_flip_dtypes_and_copy(dtype: Any) -> None:
+    x = tensor((3, 4), dtype)
+    r = ember.flip(x, (0, 1))
+    assert r.dtype == dtype
+    assert_close(r, np.flip(to_numpy(x)))
+    r.fill_(0)  # a copy, not a view
+    assert to_numpy(x).sum() != 0 or dtype == ember.bool
+
+
+def test_flip_keeps_dense_layout() -> None:
+    x = tensor((2, 3)).t()
+    assert ember.flip(x, 0).stride() == x.stride()
+
+
+def test_flip_errors() -> None:
+    x = tensor((2, 3))
+    raises(IndexError, "flip", lambda: ember.flip(x, 2), "range")
+    raises(RuntimeError, "flip", lambda: ember.flip(x, (0, -2)), "dim 0", "multiple")
+    raises(RuntimeError, "fliplr", lambda: ember.fliplr(tensor((3,))), "(3,)")
+    raises(RuntimeError, "flipud", lambda: ember.flipud(ember.tensor(1.0)), "1-d")
+    raises(TypeError, "flip", lambda: ember.flip([1, 2], 0), "list")
+
+
+# ---------------------------------------------------------------- roll
+
+
+@st.composite
+def roll_cases(draw: st.DrawFn) -> tuple[np.ndarray, Any, Any]:
+    a = draw(arrays())
+    if a.ndim == 0 or draw(st.booleans()):
+        return a, draw(st.integers(-9, 9)), None
+    dims = draw(st.lists(st.integers(-a.ndim, a.ndim - 1), min_size=1, max_size=3))
+    shifts = draw(st.lists(st.integers(-9, 9), min_size=len(dims), max_size=len(dims)))
+    return a, tuple(shifts), tuple(dims)
+
+
+@given(roll_cases())
+def test_roll_matches_numpy(case: tuple[np.ndarray, Any, Any]) -> None:
+    a, shifts, dims = case
+    x = ember.from_numpy(a)
+    expected = np.roll(a, shifts, dims)
+    assert_close(ember.roll(x, shifts, dims), expected)
+    assert_close(x.roll(shifts, dims=dims), expected)
+    # Never a view of the input.
+    assert not ember.roll(x, shifts, dims)._is_view_of(x)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_roll_dtypes(dtype: Any) -> None:
+    x = tensor((3, 4), dtype)
+    assert_close(ember.roll(x, (1, -1), (0, 1)), np.roll(to_numpy(x), (1, -1), (0, 1)))
+
+
+def test_roll_errors() -> None:
+    x = tensor((2, 3))
+    raises(RuntimeError, "roll", lambda: ember.roll(x, (1, 2)), "shifts: 2", "dims: 0")
+    raises(RuntimeError, "roll", lambda: ember.roll(x, (1, 2), (0,)), "shifts: 2", "dims: 1")
+    raises(RuntimeError, "roll", lambda: ember.roll(x, ()), "shifts")
+    raises(IndexError, "roll", lambda: ember.roll(x, 1, 2), "range")
+    raises(IndexError, "roll", lambda: ember.roll(ember.tensor(1.0), 1, 0), "no dimensions")
+
+
+# ---------------------------------------------------------------- repeat / tile
+
+
+@st.composite
+def repeat_cases(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, ...]]:
+    a = draw(arrays())
+    extra = draw(st.integers(0, 2))
+    reps = draw(st.lists(st.integers(0, 3), min_size=a.ndim + extra, max_size=a.ndim + extra))
+    return a, tuple(reps)
+
+
+@given(repeat_cases())
+def test_repeat_matches_numpy_tile(case: tuple[np.ndarray, tuple[int, ...]]) -> None:
+    a, reps = case
+    x = ember.from_numpy(a)
+    expected = np.tile(a, reps) if reps else a
+    assert_close(x.repeat(reps), expected)
+    if reps:
+        assert_close(x.repeat(*reps), expected)
+    assert_close(ember.tile(x, reps), expected)
+
+
+@given(st.data())
+def test_tile_pads_short_dims(data: st.DataObject) -> None:
+    a = data.draw(arrays(min_dims=1))
+    reps = tuple(data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=a.ndim)))
+    x = ember.from_numpy(a)
+    assert_close(ember.tile(x, reps), np.tile(a, reps))
+    assert_close(x.tile(reps), np.tile(a, reps))
+    assert_close(x.tile(*reps), np.tile(a, reps))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_repeat_dtypes(dtype: Any) -> None:
+    x = tensor((2, 3), dtype)
+    r = x.repeat(2, 1, 2)
+    assert r.dtype == dtype
+    assert_close(r, np.tile(to_numpy(x), (2, 1, 2)))
+
+
+def test_repeat_errors() -> None:
+    x = tensor((2, 3))
+    raises(RuntimeError, "repeat", lambda: x.repeat(2), "smaller", "(2, 3)")
+    raises(RuntimeError, "repeat", lambda: x.repeat(2, -1), "negative", "-1")
+    raises(RuntimeError, "repeat", lambda: ember.tile(x, (2, -1)), "negative")
+    raises(TypeError, "tile", lambda: ember.tile(3, (2,)), "int")
+
+
+# ---------------------------------------------------------------- tril / triu
+
+
+@given(st.data())
+def test_tril_triu_match_numpy(data: st.DataObject) -> None:
+    a = data.draw(arrays(min_dims=2))
+    k = data.draw(st.integers(-5, 5))
+    x = ember.from_numpy(a)
+    assert_close(ember.tril(x, k), np.tril(a, k))
+    assert_close(ember.triu(x, k), np.triu(a, k))
+    assert_close(x.tril(k), np.tril(a, k))
+    assert_close(x.triu(diagonal=k), np.triu(a, k))
+    y = ember.from_numpy(np.array(a, copy=True))
+    y.tril_(k)
+    assert_close(y, np.tril(a, k))
+    # In place through a strided view writes through to its base.
+    base = ember.from_numpy(np.array(a, copy=True))
+    view = base.transpose(-1, -2)
+    assert view.triu_(k) is view
+    assert_close(base, np.swapaxes(np.triu(np.swapaxes(a, -1, -2), k), -1, -2))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_tril_triu_dtypes(dtype: Any) -> None:
+    x = tensor((2, 3, 4), dtype) if dtype != ember.bool else tensor((2, 3, 4)) > 0
+    a = to_numpy(x).astype(np_dtype(dtype))
+    assert_close(ember.tril(x, 1), np.tril(a, 1), dtype=dtype)
+    assert_close(ember.triu(x, -1), np.triu(a, -1), dtype=dtype)
+
+
+def test_tril_triu_errors() -> None:
+    raises(RuntimeError, "tril", lambda: ember.tril(tensor((3,))), "2 dimensions", "(3,)")
+    raises(RuntimeError, "triu", lambda: ember.triu(ember.tensor(1.0)), "2 dimensions")
+    raises(RuntimeError, "tril_", lambda: tensor((3,)).tril_(), "2 dimensions")
+    raises(TypeError, "tril", lambda: ember.tril(tensor((2, 2)), 1.5), "int", "float")
