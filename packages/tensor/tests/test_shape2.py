@@ -205,3 +205,134 @@ def test_tril_triu_errors() -> None:
     raises(RuntimeError, "triu", lambda: ember.triu(ember.tensor(1.0)), "2 dimensions")
     raises(RuntimeError, "tril_", lambda: tensor((3,)).tril_(), "2 dimensions")
     raises(TypeError, "tril", lambda: ember.tril(tensor((2, 2)), 1.5), "int", "float")
+
+
+# ---------------------------------------------------------------- diag / diag_embed / trace
+
+
+@given(st.data())
+def test_diag_matches_numpy(data: st.DataObject) -> None:
+    a = data.draw(arrays(min_dims=1).filter(lambda a: a.ndim <= 2))
+    k = data.draw(st.integers(-4, 4))
+    x = ember.from_numpy(a)
+    assert_close(ember.diag(x, k), np.diag(a, k))
+    assert_close(x.diag(diagonal=k), np.diag(a, k))
+    assert_close(ember.diagflat(x, k), np.diagflat(a, k))
+    assert_close(x.diagflat(k), np.diagflat(a, k))
+    if a.ndim == 2:
+        assert not ember.diag(x, k)._is_view_of(x)
+        assert_close(ember.trace(x), np.array(np.trace(a)), dtype=ember.float64)
+
+
+@given(st.data())
+def test_diag_embed_matches_numpy(data: st.DataObject) -> None:
+    a = data.draw(arrays(min_dims=1))
+    offset = data.draw(st.integers(-3, 3))
+    nd = a.ndim + 1
+    dim1, dim2 = data.draw(
+        st.lists(st.integers(-nd, nd - 1), min_size=2, max_size=2).filter(
+            lambda d: d[0] % nd != d[1] % nd
+        )
+    )
+    x = ember.from_numpy(a)
+    n = a.shape[-1] + abs(offset)
+    # Oracle: embed into the last two dims, then move them to dim1/dim2.
+    base = np.zeros((*a.shape[:-1], n, n), a.dtype)
+    idx = np.arange(a.shape[-1])
+    rows, cols = (idx, idx + offset) if offset >= 0 else (idx - offset, idx)
+    base[..., rows, cols] = a
+    expected = np.moveaxis(base, (-2, -1), (dim1 % nd, dim2 % nd))
+    assert_close(ember.diag_embed(x, offset, dim1, dim2), expected)
+    assert_close(x.diag_embed(offset=offset, dim1=dim1, dim2=dim2), expected)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_diag_dtypes(dtype: Any) -> None:
+    x = tensor((3,), dtype)
+    assert_close(ember.diag(x, 1), np.diag(to_numpy(x), 1), dtype=dtype)
+    m = tensor((3, 4), dtype)
+    assert_close(ember.diag(m, -1), np.diag(to_numpy(m), -1), dtype=dtype)
+    if dtype != ember.bool:
+        expected_dtype = (
+            dtype
+            if dtype in (ember.float16, ember.bfloat16, ember.float32, ember.float64)
+            else ember.int64
+        )
+        assert ember.trace(m).dtype == expected_dtype
+        assert float(ember.trace(m).item()) == float(np.trace(to_numpy(m)))
+
+
+def test_diag_errors() -> None:
+    raises(RuntimeError, "diag", lambda: ember.diag(tensor((2, 2, 2))), "3D", "(2, 2, 2)")
+    raises(RuntimeError, "diag", lambda: ember.diag(ember.tensor(1.0)), "0D")
+    raises(RuntimeError, "diag_embed", lambda: ember.diag_embed(tensor((2,)), 0, 1, 1), "identical")
+    raises(IndexError, "diag_embed", lambda: ember.diag_embed(tensor((2,)), 0, 3), "range")
+    raises(IndexError, "diag_embed", lambda: ember.diag_embed(ember.tensor(1.0)), "range")
+    raises(RuntimeError, "trace", lambda: ember.trace(tensor((3,))), "matrix", "(3,)")
+    raises(NotImplementedError, "trace", lambda: ember.trace(tensor((2, 2)) > 0), "Bool")
+    raises(TypeError, "diag", lambda: ember.diag(tensor((2,)), 1.5), "int")
+
+
+# ---------------------------------------------------------------- broadcasting / atleast
+
+
+@st.composite
+def broadcastable(draw: st.DrawFn) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """A target shape and 0-3 shapes that broadcast to it."""
+    target = draw(shapes())
+    out = []
+    for _ in range(draw(st.integers(0, 3))):
+        keep = draw(st.integers(0, len(target)))
+        tail = target[len(target) - keep :]
+        out.append(tuple(1 if draw(st.booleans()) else s for s in tail))
+    return target, out
+
+
+@given(broadcastable(), st.sampled_from(VIEW_LAYOUTS))
+def test_broadcast_ops_match_numpy(
+    case: tuple[tuple[int, ...], list[tuple[int, ...]]], layout: str
+) -> None:
+    target, parts = case
+    expected = np.broadcast_shapes(*parts) if parts else ()
+    assert ember.broadcast_shapes(*parts) == expected
+    assert isinstance(ember.broadcast_shapes(*parts), ember.Size)
+    arrays_ = [numpy_array(p, layout) for p in parts]
+    tensors = [ember.from_numpy(a) for a in arrays_]
+    results = ember.broadcast_tensors(*tensors)
+    assert isinstance(results, tuple)
+    for r, a, x in zip(results, np.broadcast_arrays(*arrays_), tensors, strict=True):
+        assert_close(r, a)
+        assert r._is_view_of(x)
+    for a, x in zip(arrays_, tensors, strict=True):
+        assert_close(ember.broadcast_to(x, target), np.broadcast_to(a, target))
+        assert_close(x.broadcast_to(target), np.broadcast_to(a, target))
+
+
+@given(arrays(), st.integers(1, 3))
+def test_atleast_nd_matches_numpy(a: np.ndarray, n: int) -> None:
+    fn = {1: ember.atleast_1d, 2: ember.atleast_2d, 3: ember.atleast_3d}[n]
+    oracle = {1: np.atleast_1d, 2: np.atleast_2d, 3: np.atleast_3d}[n]
+    x = ember.from_numpy(a)
+    r = fn(x)
+    assert_close(r, oracle(a))
+    if a.ndim >= n:
+        assert r is x
+    else:
+        assert r._is_view_of(x)
+    pair = fn(x, x)
+    assert isinstance(pair, tuple) and len(pair) == 2
+    assert_close(pair[1], oracle(a))
+    assert len(fn([x])) == 1
+    assert fn() == ()
+
+
+def test_broadcast_errors() -> None:
+    x = tensor((2, 3))
+    raises(RuntimeError, "broadcast_to", lambda: ember.broadcast_to(x, (2, 4)), "(2, 4)", "(2, 3)")
+    raises(RuntimeError, "broadcast_to", lambda: ember.broadcast_to(x, (3,)), "(3,)")
+    raises(RuntimeError, "broadcast_to", lambda: ember.broadcast_to(x, (-1, 2, 3)), "leading")
+    raises(RuntimeError, "broadcast_shapes", lambda: ember.broadcast_shapes((2,), (3,)), "(3,)")
+    raises(ValueError, "broadcast_shapes", lambda: ember.broadcast_shapes((-1, 2)), "negative")
+    raises(RuntimeError, "broadcast_tensors", lambda: ember.broadcast_tensors(x, tensor((4,))))
+    raises(TypeError, "broadcast_tensors", lambda: ember.broadcast_tensors(x, 1), "int")
+    raises(TypeError, "atleast_2d", lambda: ember.atleast_2d(3), "int")

@@ -28,6 +28,39 @@ std::vector<int64_t> varargs_list(const nb::args& args, const char* op) {
   return out;
 }
 
+// The tensors of broadcast_tensors/atleast_*: each positional argument must be a tensor.
+std::vector<Tensor> tensor_args(nb::handle args, const char* op) {
+  std::vector<Tensor> out;
+  size_t i = 0;
+  for (nb::handle h : nb::iter(args)) {
+    EMBER_CHECK(is_tensor(h), TypeError, "[", op, "] expected Tensor as element ", i,
+                " in argument 0, but got ", nb::type_name(h.type()).c_str());
+    out.push_back(unwrap(h));
+    ++i;
+  }
+  return out;
+}
+
+// torch.atleast_nd: one tensor gives a tensor (itself when it has enough dims); several
+// tensors, or one list/tuple of them, give a tuple.
+template <Tensor (*Fn)(const Tensor&)>
+void def_atleast(nb::module_& m, const char* name, int64_t n) {
+  m.def(name, [name, n](nb::args args) -> nb::object {
+    auto one = [n](nb::handle h) -> nb::object {
+      return unwrap(h).dim() >= n ? nb::borrow(h) : wrap(Fn(unwrap(h)));
+    };
+    if (args.size() == 1 && is_tensor(args[0])) return one(args[0]);
+    nb::object items = args;
+    if (args.size() == 1 && (PyList_Check(args[0].ptr()) || PyTuple_Check(args[0].ptr()))) {
+      items = nb::borrow(args[0]);
+    }
+    tensor_args(items, name);  // type check only
+    nb::list out;
+    for (nb::handle h : nb::iter(items)) out.append(one(h));
+    return nb::tuple(out);
+  });
+}
+
 }  // namespace
 
 void init_shape2(nb::module_& m, TensorClass& cls) {
@@ -84,6 +117,55 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
     triu_(unwrap(self), int_arg(diagonal, "triu_", "diagonal"));
     return nb::borrow(self);
   }, nb::arg("diagonal") = 0);
+
+  m.def("diag", [](nb::handle input, nb::handle diagonal) {
+    return wrap(diag(input_arg(input, "diag"), int_arg(diagonal, "diag", "diagonal")));
+  }, nb::arg("input").none(), nb::arg("diagonal") = 0);
+  cls.def("diag", [](const Tensor& self, nb::handle diagonal) {
+    return wrap(diag(self, int_arg(diagonal, "diag", "diagonal")));
+  }, nb::arg("diagonal") = 0);
+  auto diag_embed_fn = [](const Tensor& x, nb::handle offset, nb::handle dim1, nb::handle dim2) {
+    return wrap(diag_embed(x, int_arg(offset, "diag_embed", "offset"),
+                           int_arg(dim1, "diag_embed", "dim1"),
+                           int_arg(dim2, "diag_embed", "dim2")));
+  };
+  m.def("diag_embed", [diag_embed_fn](nb::handle input, nb::handle offset, nb::handle dim1,
+                                      nb::handle dim2) {
+    return diag_embed_fn(input_arg(input, "diag_embed"), offset, dim1, dim2);
+  }, nb::arg("input").none(), nb::arg("offset") = 0, nb::arg("dim1") = -2, nb::arg("dim2") = -1);
+  cls.def("diag_embed", diag_embed_fn, nb::arg("offset") = 0, nb::arg("dim1") = -2,
+          nb::arg("dim2") = -1);
+  m.def("diagflat", [](nb::handle input, nb::handle offset) {
+    return wrap(diagflat(input_arg(input, "diagflat"), int_arg(offset, "diagflat", "offset")));
+  }, nb::arg("input").none(), nb::arg("offset") = 0);
+  cls.def("diagflat", [](const Tensor& self, nb::handle offset) {
+    return wrap(diagflat(self, int_arg(offset, "diagflat", "offset")));
+  }, nb::arg("offset") = 0);
+  m.def("trace", [](nb::handle input) { return wrap(trace(input_arg(input, "trace"))); },
+        nb::arg("input").none());
+  cls.def("trace", [](const Tensor& self) { return wrap(trace(self)); });
+
+  m.def("broadcast_to", [](nb::handle input, nb::handle size) {
+    return wrap(broadcast_to(input_arg(input, "broadcast_to"),
+                             to_int_list(size, "broadcast_to", "size")));
+  }, nb::arg("input").none(), nb::arg("size"));
+  cls.def("broadcast_to", [](const Tensor& self, nb::handle size) {
+    return wrap(broadcast_to(self, to_int_list(size, "broadcast_to", "size")));
+  }, nb::arg("size"));
+  m.def("broadcast_tensors", [](nb::args tensors) {
+    return wrap_list(broadcast_tensors(tensor_args(tensors, "broadcast_tensors")));
+  });
+  m.def("broadcast_shapes", [](nb::args shapes) {
+    std::vector<Shape> list;
+    for (nb::handle h : shapes) list.push_back(to_int_list(h, "broadcast_shapes", "shapes"));
+    nb::list sizes;
+    for (int64_t v : broadcast_shapes(list)) sizes.append(v);
+    // ember.Size lives in the Python package, which is imported whenever this runs.
+    return nb::object(nb::module_::import_("ember").attr("Size")(nb::tuple(sizes)));
+  });
+  def_atleast<atleast_1d>(m, "atleast_1d", 1);
+  def_atleast<atleast_2d>(m, "atleast_2d", 2);
+  def_atleast<atleast_3d>(m, "atleast_3d", 3);
 }
 
 }  // namespace ember::py

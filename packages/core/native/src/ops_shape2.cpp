@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "ember/errors.h"
+#include "ember/iterator.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
 
@@ -115,7 +116,10 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts,
     cur = cat({narrow(cur, d, n - s, s), narrow(cur, d, 0, n - s)}, d);
     copied = true;
   }
-  return copied ? cur : clone(contiguous(x));
+  if (copied) return cur;
+  Tensor out = Tensor::empty(x.sizes(), x.dtype());  // a copy even when nothing moves (torch)
+  copy_(out, x);
+  return out;
 }
 
 Tensor repeat(const Tensor& x, const std::vector<int64_t>& repeats) {
@@ -167,6 +171,100 @@ const Tensor& triu_(const Tensor& x, int64_t diagonal) {
   x.check_writable("triu_");
   copy_(x, triangle(x, diagonal, false, "triu_"));
   return x;
+}
+
+Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {
+  const int64_t ndim = x.dim() + 1;
+  const int64_t d1 = wrap_dim(dim1, ndim, "diag_embed");
+  const int64_t d2 = wrap_dim(dim2, ndim, "diag_embed");
+  EMBER_CHECK(d1 != d2, RuntimeError, "[diag_embed] diagonal dimensions cannot be identical ",
+              dim1, ", ", dim2);
+  const int64_t n = x.size(-1) + (offset < 0 ? -offset : offset);
+  Shape sizes(x.sizes().begin(), x.sizes().end() - 1);
+  sizes.insert(sizes.begin() + std::min(d1, d2), n);
+  sizes.insert(sizes.begin() + std::max(d1, d2), n);
+  checked_numel(sizes, "diag_embed");
+  Tensor out = zeros(sizes, x.dtype());
+  // The diagonal view has x's batch dims first and the diagonal last, as x itself.
+  copy_(diagonal(out, offset, d1, d2), x);
+  return out;
+}
+
+Tensor diag(const Tensor& x, int64_t diagonal_) {
+  EMBER_CHECK(x.dim() == 1 || x.dim() == 2, RuntimeError,
+              "[diag] Supports 1D or 2D tensors. Got ", x.dim(), "D (shape ", x.sizes(), ")");
+  if (x.dim() == 1) return diag_embed(x, diagonal_, 0, 1);
+  const Tensor d = diagonal(x, diagonal_, 0, 1);
+  Tensor out = Tensor::empty(d.sizes(), x.dtype());
+  copy_(out, d);
+  return out;
+}
+
+Tensor diagflat(const Tensor& x, int64_t offset) {
+  return diag_embed(reshape(x, {-1}), offset, 0, 1);
+}
+
+Tensor trace(const Tensor& x) {
+  EMBER_CHECK(x.dim() == 2, RuntimeError, "[trace] expected a matrix, but got tensor with dim ",
+              x.dim(), " (shape ", x.sizes(), ")");
+  EMBER_CHECK(x.dtype() != ScalarType::Bool, NotImplementedError,
+              "[trace] \"trace\" not implemented for 'Bool'");
+  return sum(diagonal(x, 0, 0, 1), {}, false);
+}
+
+Tensor broadcast_to(const Tensor& x, const Shape& shape) {
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  EMBER_CHECK(ndim >= x.dim(), RuntimeError, "[broadcast_to] the number of sizes provided (",
+              ndim, ") must be greater or equal to the number of dimensions in the tensor (",
+              x.dim(), "); sizes ", shape, ", tensor shape ", x.sizes());
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t d = x.dim() - ndim + i;
+    const int64_t size = d >= 0 ? x.sizes()[d] : 1;
+    const int64_t target = shape[i];
+    EMBER_CHECK(target != -1 || d >= 0, RuntimeError, "[broadcast_to] the expanded size of the ",
+                "tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
+    EMBER_CHECK(target >= -1, RuntimeError, "[broadcast_to] invalid size ", target,
+                " at dimension ", i, " of sizes ", shape);
+    EMBER_CHECK(target == -1 || size == target || size == 1, RuntimeError,
+                "[broadcast_to] the expanded size of the tensor (", target,
+                ") must match the existing size (", size, ") at non-singleton dimension ", i,
+                ".  Target sizes: ", shape, ".  Tensor sizes: ", x.sizes());
+  }
+  return expand(x, shape);
+}
+
+Shape broadcast_shapes(const std::vector<Shape>& shapes) {
+  Shape out;
+  for (const Shape& s : shapes) {
+    for (int64_t v : s) {
+      EMBER_CHECK(v >= 0, ValueError, "[broadcast_shapes] Attempting to broadcast a dimension ",
+                  "with negative length! Got shape ", s);
+    }
+    out = broadcast_shapes(out, s, "broadcast_shapes");
+  }
+  return out;
+}
+
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors) {
+  Shape shape;
+  for (const Tensor& t : tensors) shape = broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(expand(t, shape));
+  return out;
+}
+
+Tensor atleast_1d(const Tensor& x) { return x.dim() >= 1 ? alias(x) : reshape(x, {1}); }
+
+Tensor atleast_2d(const Tensor& x) {
+  if (x.dim() >= 2) return alias(x);
+  return x.dim() == 0 ? reshape(x, {1, 1}) : unsqueeze(x, 0);
+}
+
+Tensor atleast_3d(const Tensor& x) {
+  if (x.dim() >= 3) return alias(x);
+  if (x.dim() == 0) return reshape(x, {1, 1, 1});
+  if (x.dim() == 1) return unsqueeze(unsqueeze(x, 0), 2);
+  return unsqueeze(x, 2);
 }
 
 }  // namespace ember

@@ -20,4 +20,20 @@ Tensor triu(const Tensor& x, int64_t diagonal);
 const Tensor& tril_(const Tensor& x, int64_t diagonal);
 const Tensor& triu_(const Tensor& x, int64_t diagonal);
 
+// 1-d input: a matrix with it on diagonal `diagonal`; 2-d input: a copy of that diagonal.
+Tensor diag(const Tensor& x, int64_t diagonal);
+// The last dim of x placed on the (offset, dim1, dim2) diagonal of a new zero tensor.
+Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2);
+Tensor diagflat(const Tensor& x, int64_t offset);
+Tensor trace(const Tensor& x);  // 2-d only; integers sum into int64 (as sum)
+
+// expand with torch.broadcast_to's name in errors (-1 keeps a size).
+Tensor broadcast_to(const Tensor& x, const Shape& shape);
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors);
+// Views with at least n dims (torch's placement of the new size-1 dims).
+Tensor atleast_1d(const Tensor& x);
+Tensor atleast_2d(const Tensor& x);
+Tensor atleast_3d(const Tensor& x);
+
 }  // namespace ember
