@@ -336,3 +336,88 @@ def test_broadcast_errors() -> None:
     raises(RuntimeError, "broadcast_tensors", lambda: ember.broadcast_tensors(x, tensor((4,))))
     raises(TypeError, "broadcast_tensors", lambda: ember.broadcast_tensors(x, 1), "int")
     raises(TypeError, "atleast_2d", lambda: ember.atleast_2d(3), "int")
+
+
+# ---------------------------------------------------------------- hstack & co, splits
+
+
+@given(shapes(min_dims=0, max_dims=3), st.integers(1, 3), st.sampled_from(VIEW_LAYOUTS))
+def test_stacks_match_numpy(shape: tuple[int, ...], count: int, layout: str) -> None:
+    arrays_ = [numpy_array(shape, layout) + i for i in range(count)]
+    tensors = [ember.from_numpy(a) for a in arrays_]
+    for name in ("hstack", "vstack", "dstack", "column_stack"):
+        fn, oracle = getattr(ember, name), getattr(np, name)
+        assert_close(fn(tensors), oracle(arrays_))
+        out = ember.empty(0, dtype=ember.float64)
+        assert fn(tuple(tensors), out=out) is out
+        assert_close(out, oracle(arrays_))
+
+
+def test_stack_errors() -> None:
+    for name in ("hstack", "vstack", "dstack", "column_stack"):
+        raises(RuntimeError, name, lambda n=name: getattr(ember, n)([]), "non-empty")
+        raises(TypeError, name, lambda n=name: getattr(ember, n)(tensor((2,))), "Tensor")
+        raises(TypeError, name, lambda n=name: getattr(ember, n)([tensor((2,)), 1]), "int")
+    raises(RuntimeError, "hstack", lambda: ember.hstack([tensor((2,)), tensor((2, 1))]), "(2, 1)")
+    raises(RuntimeError, "vstack", lambda: ember.vstack([tensor((2,)), tensor((3,))]), "(1, 3)")
+
+
+@st.composite
+def split_cases(draw: st.DrawFn) -> tuple[np.ndarray, Any, int]:
+    a = draw(arrays(min_dims=1))
+    dim = draw(st.integers(-a.ndim, a.ndim - 1))
+    if draw(st.booleans()):
+        return a, draw(st.integers(1, 5)), dim
+    n = a.shape[dim]
+    return a, draw(st.lists(st.integers(-n - 2, n + 2), max_size=4)), dim
+
+
+@given(split_cases())
+def test_tensor_split_matches_numpy(case: tuple[np.ndarray, Any, int]) -> None:
+    a, ios, dim = case
+    x = ember.from_numpy(a)
+    expected = np.array_split(a, ios, axis=dim)
+    for got in (ember.tensor_split(x, ios, dim), x.tensor_split(ios, dim=dim)):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            assert_close(g, e)
+            assert g._is_view_of(x)
+    if isinstance(ios, int):
+        assert len(ember.tensor_split(x, ember.tensor(ios), dim)) == ios
+    else:
+        as_tensor = ember.tensor(ios, dtype=ember.int64)
+        assert len(ember.tensor_split(x, as_tensor, dim)) == len(ios) + 1
+
+
+@given(st.data())
+def test_hsplit_vsplit_dsplit_match_numpy(data: st.DataObject) -> None:
+    a = data.draw(arrays(min_dims=1))
+    for name, min_dims in (("hsplit", 1), ("vsplit", 2), ("dsplit", 3)):
+        if a.ndim < min_dims:
+            continue
+        fn, oracle = getattr(ember, name), getattr(np, name)
+        dim = {"hsplit": 1 if a.ndim > 1 else 0, "vsplit": 0, "dsplit": 2}[name]
+        n = a.shape[dim]
+        divisors = [k for k in range(1, n + 1) if n % k == 0] or [1]
+        sections = data.draw(st.sampled_from(divisors))
+        indices = data.draw(st.lists(st.integers(0, n), max_size=3))
+        x = ember.from_numpy(a)
+        for ios in (sections, indices):
+            expected = oracle(a, ios)
+            got = fn(x, ios)
+            assert len(got) == len(expected)
+            for g, e in zip(got, expected, strict=True):
+                assert_close(g, e)
+            assert len(getattr(x, name)(ios)) == len(expected)
+
+
+def test_split_errors() -> None:
+    x = tensor((2, 3))
+    raises(RuntimeError, "tensor_split", lambda: ember.tensor_split(x, 0), "larger than 0")
+    raises(RuntimeError, "tensor_split", lambda: ember.tensor_split(ember.tensor(1.0), 2), "0 dims")
+    raises(IndexError, "tensor_split", lambda: ember.tensor_split(x, 2, 2), "range")
+    raises(TypeError, "tensor_split", lambda: ember.tensor_split(x, [1.5]), "float")
+    raises(RuntimeError, "hsplit", lambda: ember.hsplit(x, 2), "divisible", "3")
+    raises(RuntimeError, "hsplit", lambda: ember.hsplit(ember.tensor(1.0), 1), "at least 1")
+    raises(RuntimeError, "vsplit", lambda: ember.vsplit(tensor((4,)), 2), "at least 2")
+    raises(RuntimeError, "dsplit", lambda: ember.dsplit(x, 1), "at least 3")

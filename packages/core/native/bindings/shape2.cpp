@@ -61,6 +61,23 @@ void def_atleast(nb::module_& m, const char* name, int64_t n) {
   });
 }
 
+// The tensors of hstack & co: a sequence of tensors (not a tensor itself).
+std::vector<Tensor> tensor_seq(nb::handle h, const char* op) {
+  EMBER_CHECK(!is_tensor(h) && PySequence_Check(h.ptr()) && !PyUnicode_Check(h.ptr()), TypeError,
+              "[", op, "] argument 'tensors' must be a tuple or list of Tensors, not ",
+              nb::type_name(h.type()).c_str());
+  return tensor_args(h, op);
+}
+
+// indices_or_sections: an int (or 0-d integer tensor) is a count, anything else a list.
+bool is_sections(nb::handle h) {
+  return (PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr())) ||
+         (is_tensor(h) && unwrap(h).dim() == 0);
+}
+
+using NumpySplit = std::vector<Tensor> (*)(const Tensor&, std::optional<int64_t>,
+                                           const std::vector<int64_t>&);
+
 }  // namespace
 
 void init_shape2(nb::module_& m, TensorClass& cls) {
@@ -166,6 +183,43 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
   def_atleast<atleast_1d>(m, "atleast_1d", 1);
   def_atleast<atleast_2d>(m, "atleast_2d", 2);
   def_atleast<atleast_3d>(m, "atleast_3d", 3);
+
+  using Stack = Tensor (*)(const std::vector<Tensor>&, const Tensor&);
+  const std::pair<const char*, Stack> stacks[] = {
+      {"hstack", hstack}, {"vstack", vstack}, {"dstack", dstack},
+      {"column_stack", column_stack}};
+  for (const auto& [name, fn] : stacks) {
+    m.def(name, [name, fn](nb::handle tensors, nb::handle out) {
+      return result_or_out(fn(tensor_seq(tensors, name), to_optional_tensor(out, name, "out")),
+                           out);
+    }, nb::arg("tensors"), nb::kw_only(), nb::arg("out") = nb::none());
+  }
+
+  auto tensor_split_fn = [](const Tensor& x, nb::handle ios, nb::handle dim) {
+    const int64_t d = int_arg(dim, "tensor_split", "dim");
+    if (is_sections(ios)) {
+      return wrap_list(tensor_split(x, to_int_list(ios, "tensor_split", "sections")[0], d));
+    }
+    // A 1-d tensor of indices converts through its list of Python ints.
+    nb::object list = is_tensor(ios) ? nb::object(ios.attr("tolist")()) : nb::borrow(ios);
+    return wrap_list(tensor_split_indices(x, to_int_list(list, "tensor_split", "indices"), d));
+  };
+  m.def("tensor_split", [tensor_split_fn](nb::handle input, nb::handle ios, nb::handle dim) {
+    return tensor_split_fn(input_arg(input, "tensor_split"), ios, dim);
+  }, nb::arg("input").none(), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
+  cls.def("tensor_split", tensor_split_fn, nb::arg("indices_or_sections"), nb::arg("dim") = 0);
+  const std::pair<const char*, NumpySplit> splits[] = {
+      {"hsplit", hsplit}, {"vsplit", vsplit}, {"dsplit", dsplit}};
+  for (const auto& [name, fn] : splits) {
+    auto call = [name, fn](const Tensor& x, nb::handle ios) {
+      if (is_sections(ios)) return wrap_list(fn(x, to_int_list(ios, name, "sections")[0], {}));
+      return wrap_list(fn(x, std::nullopt, to_int_list(ios, name, "indices")));
+    };
+    m.def(name, [name, call](nb::handle input, nb::handle ios) {
+      return call(input_arg(input, name), ios);
+    }, nb::arg("input").none(), nb::arg("indices_or_sections"));
+    cls.def(name, call, nb::arg("indices_or_sections"));
+  }
 }
 
 }  // namespace ember::py

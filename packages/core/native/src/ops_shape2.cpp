@@ -2,6 +2,7 @@
 // strides) and one copy, so each costs about one pass over the output.
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "ember/errors.h"
 #include "ember/iterator.h"
@@ -265,6 +266,115 @@ Tensor atleast_3d(const Tensor& x) {
   if (x.dim() == 0) return reshape(x, {1, 1, 1});
   if (x.dim() == 1) return unsqueeze(unsqueeze(x, 0), 2);
   return unsqueeze(x, 2);
+}
+
+namespace {
+
+// Runs a composite's inner op, re-labelling its "[inner]" error prefix as "[op]".
+template <typename F>
+auto relabel(const char* op, const char* inner, F fn) -> decltype(fn()) {
+  const std::string from = std::string("[") + inner + "]";
+  auto msg = [&](const std::exception& e) {
+    std::string m = e.what();
+    if (m.rfind(from, 0) == 0) m = std::string("[") + op + "]" + m.substr(from.size());
+    return m;
+  };
+  try {
+    return fn();
+  } catch (const IndexError& e) {
+    throw IndexError(msg(e));
+  } catch (const ValueError& e) {
+    throw ValueError(msg(e));
+  } catch (const TypeError& e) {
+    throw TypeError(msg(e));
+  } catch (const RuntimeError& e) {
+    throw RuntimeError(msg(e));
+  }
+}
+
+Tensor stack_along(const std::vector<Tensor>& tensors, Tensor (*prep)(const Tensor&),
+                   int64_t dim, const Tensor& out, const char* op) {
+  EMBER_CHECK(!tensors.empty(), RuntimeError, "[", op, "] ", op,
+              " expects a non-empty TensorList");
+  std::vector<Tensor> parts;
+  for (const Tensor& t : tensors) parts.push_back(prep(t));
+  return relabel(op, "cat", [&] { return cat(parts, dim, out); });
+}
+
+Tensor as_column(const Tensor& t) { return t.dim() <= 1 ? reshape(t, {t.numel(), 1}) : t; }
+
+std::vector<Tensor> numpy_split(const Tensor& x, std::optional<int64_t> sections,
+                                const std::vector<int64_t>& indices, int64_t min_dims,
+                                int64_t dim, const char* op) {
+  EMBER_CHECK(x.dim() >= min_dims, RuntimeError, "[", op, "] torch.", op,
+              " requires a tensor with at least ", min_dims, " dimension, but got a tensor with ",
+              x.dim(), " dimensions!");
+  if (!sections) return tensor_split_indices(x, indices, dim);
+  EMBER_CHECK(*sections != 0 && x.size(dim) % *sections == 0, RuntimeError, "[", op, "] torch.",
+              op, " attempted to split along dimension ", dim, ", but the size of the dimension ",
+              x.size(dim), " is not divisible by the split_size ", *sections, "!");
+  return tensor_split(x, *sections, dim);
+}
+
+}  // namespace
+
+Tensor hstack(const std::vector<Tensor>& tensors, const Tensor& out) {
+  const int64_t dim = !tensors.empty() && tensors[0].dim() <= 1 ? 0 : 1;
+  return stack_along(tensors, atleast_1d, dim, out, "hstack");
+}
+Tensor vstack(const std::vector<Tensor>& tensors, const Tensor& out) {
+  return stack_along(tensors, atleast_2d, 0, out, "vstack");
+}
+Tensor dstack(const std::vector<Tensor>& tensors, const Tensor& out) {
+  return stack_along(tensors, atleast_3d, 2, out, "dstack");
+}
+Tensor column_stack(const std::vector<Tensor>& tensors, const Tensor& out) {
+  return stack_along(tensors, as_column, 1, out, "column_stack");
+}
+
+std::vector<Tensor> tensor_split(const Tensor& x, int64_t sections, int64_t dim) {
+  EMBER_CHECK(x.dim() > 0, RuntimeError, "[tensor_split] tensor_split expected at least a ",
+              "1-dimensional tensor, but got a tensor with 0 dims");
+  EMBER_CHECK(sections > 0, RuntimeError,
+              "[tensor_split] number of sections must be larger than 0, got ", sections);
+  const int64_t d = wrap_dim(dim, x.dim(), "tensor_split");
+  const int64_t n = x.size(d);
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t i = 0; i < sections; ++i) {
+    const int64_t len = n / sections + (i < n % sections ? 1 : 0);
+    out.push_back(narrow(x, d, start, len));
+    start += len;
+  }
+  return out;
+}
+
+std::vector<Tensor> tensor_split_indices(const Tensor& x, const std::vector<int64_t>& indices,
+                                         int64_t dim) {
+  EMBER_CHECK(x.dim() > 0, RuntimeError, "[tensor_split] tensor_split expected at least a ",
+              "1-dimensional tensor, but got a tensor with 0 dims");
+  const int64_t d = wrap_dim(dim, x.dim(), "tensor_split");
+  std::vector<Tensor> out;
+  std::optional<int64_t> start = 0;
+  for (int64_t idx : indices) {
+    out.push_back(slice(x, d, start, idx, 1));
+    start = idx;
+  }
+  out.push_back(slice(x, d, start, std::nullopt, 1));
+  return out;
+}
+
+std::vector<Tensor> hsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices) {
+  return numpy_split(x, sections, indices, 1, x.dim() == 1 ? 0 : 1, "hsplit");
+}
+std::vector<Tensor> vsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices) {
+  return numpy_split(x, sections, indices, 2, 0, "vsplit");
+}
+std::vector<Tensor> dsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices) {
+  return numpy_split(x, sections, indices, 3, 2, "dsplit");
 }
 
 }  // namespace ember

@@ -1,6 +1,7 @@
 // Shape ops that copy: flips, rolls, repeats and triangular masks (torch semantics).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "ember/tensor.h"
@@ -35,5 +36,24 @@ std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors);
 Tensor atleast_1d(const Tensor& x);
 Tensor atleast_2d(const Tensor& x);
 Tensor atleast_3d(const Tensor& x);
+
+// cat after atleast_nd (torch's hstack/vstack/dstack/column_stack); `out` as cat's.
+Tensor hstack(const std::vector<Tensor>& tensors, const Tensor& out = {});
+Tensor vstack(const std::vector<Tensor>& tensors, const Tensor& out = {});
+Tensor dstack(const std::vector<Tensor>& tensors, const Tensor& out = {});
+Tensor column_stack(const std::vector<Tensor>& tensors, const Tensor& out = {});
+
+// Views: `sections` nearly equal parts, or parts cut at `indices` (Python slice semantics).
+std::vector<Tensor> tensor_split(const Tensor& x, int64_t sections, int64_t dim);
+std::vector<Tensor> tensor_split_indices(const Tensor& x, const std::vector<int64_t>& indices,
+                                         int64_t dim);
+// numpy-style splits along dim 1 (dim 0 for 1-d), 0 and 2; `sections` must divide the size.
+// Exactly one of `sections` / `indices` is used: indices when sections is nullopt.
+std::vector<Tensor> hsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices);
+std::vector<Tensor> vsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices);
+std::vector<Tensor> dsplit(const Tensor& x, std::optional<int64_t> sections,
+                           const std::vector<int64_t>& indices);
 
 }  // namespace ember
