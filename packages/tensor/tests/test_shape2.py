@@ -421,3 +421,50 @@ def test_split_errors() -> None:
     raises(RuntimeError, "hsplit", lambda: ember.hsplit(ember.tensor(1.0), 1), "at least 1")
     raises(RuntimeError, "vsplit", lambda: ember.vsplit(tensor((4,)), 2), "at least 2")
     raises(RuntimeError, "dsplit", lambda: ember.dsplit(x, 1), "at least 3")
+
+
+# ---------------------------------------------------------------- meshgrid / kron
+
+
+@given(st.lists(shapes(max_dims=1), min_size=1, max_size=3), st.sampled_from(["ij", "xy"]))
+def test_meshgrid_matches_numpy(shape_list: list[tuple[int, ...]], indexing: str) -> None:
+    arrays_ = [numpy_array(s, "negative") + i for i, s in enumerate(shape_list)]
+    tensors = [ember.from_numpy(a) for a in arrays_]
+    expected = np.meshgrid(*[a.reshape(-1) for a in arrays_], indexing=indexing)
+    for got in (
+        ember.meshgrid(*tensors, indexing=indexing),
+        ember.meshgrid(tensors, indexing=indexing),
+    ):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e, x in zip(got, expected, tensors, strict=True):
+            assert_close(g, e)
+            assert g._is_view_of(x)
+    if indexing == "ij":
+        for g, e in zip(ember.meshgrid(*tensors), expected, strict=True):
+            assert_close(g, e)
+
+
+@given(arrays(), arrays())
+def test_kron_matches_numpy(a: np.ndarray, b: np.ndarray) -> None:
+    x, y = ember.from_numpy(a), ember.from_numpy(b)
+    assert_close(ember.kron(x, y), np.kron(a, b))
+    assert_close(x.kron(y), np.kron(a, b))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_kron_dtypes(dtype: Any) -> None:
+    x = tensor((2, 2), dtype)
+    y = tensor((3,), ember.float32)
+    r = ember.kron(x, y)
+    assert r.dtype == ember.promote_types(dtype, ember.float32)
+    assert_close(r, np.kron(to_numpy(x).astype(np.float64), to_numpy(y)), check_dtype=False)
+
+
+def test_meshgrid_kron_errors() -> None:
+    x = tensor((3,))
+    raises(RuntimeError, "meshgrid", lambda: ember.meshgrid(x, tensor((2,), ember.int64)), "dtype")
+    raises(RuntimeError, "meshgrid", lambda: ember.meshgrid(x, tensor((2, 2))), "(2, 2)")
+    raises(RuntimeError, "meshgrid", lambda: ember.meshgrid(x, indexing="ab"), "ab")
+    raises(RuntimeError, "meshgrid", lambda: ember.meshgrid(), "non-empty")
+    raises(TypeError, "meshgrid", lambda: ember.meshgrid(x, 1), "int")
+    raises(TypeError, "kron", lambda: ember.kron([1], x), "list")

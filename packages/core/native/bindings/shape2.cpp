@@ -220,6 +220,27 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
     }, nb::arg("input").none(), nb::arg("indices_or_sections"));
     cls.def(name, call, nb::arg("indices_or_sections"));
   }
+
+  m.def("meshgrid", [](nb::args tensors, nb::handle indexing) {
+    nb::handle items = tensors;
+    if (tensors.size() == 1 && !is_tensor(tensors[0])) items = tensors[0];
+    std::string mode = "ij";  // torch's default (it warns that "ij" will change; ember does not)
+    if (!indexing.is_none()) {
+      EMBER_CHECK(PyUnicode_Check(indexing.ptr()), TypeError,
+                  "[meshgrid] argument 'indexing' must be str, not ",
+                  nb::type_name(indexing.type()).c_str());
+      mode = nb::cast<std::string>(indexing);
+    }
+    EMBER_CHECK(mode == "ij" || mode == "xy", RuntimeError, "[meshgrid] torch.meshgrid: indexing ",
+                "must be one of \"xy\" or \"ij\", but received: ", mode);
+    return wrap_list(meshgrid(tensor_args(items, "meshgrid"), mode == "xy"));
+  }, nb::arg("tensors"), nb::kw_only(), nb::arg("indexing") = nb::none());
+  m.def("kron", [](nb::handle input, nb::handle other) {
+    return wrap(kron(input_arg(input, "kron"), to_tensor(other, "kron", "other")));
+  }, nb::arg("input").none(), nb::arg("other"));
+  cls.def("kron", [](const Tensor& self, nb::handle other) {
+    return wrap(kron(self, to_tensor(other, "kron", "other")));
+  }, nb::arg("other"));
 }
 
 }  // namespace ember::py

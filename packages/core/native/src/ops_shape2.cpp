@@ -377,4 +377,45 @@ std::vector<Tensor> dsplit(const Tensor& x, std::optional<int64_t> sections,
   return numpy_split(x, sections, indices, 3, 2, "dsplit");
 }
 
+std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, bool xy) {
+  EMBER_CHECK(!tensors.empty(), RuntimeError, "[meshgrid] meshgrid expects a non-empty TensorList");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    EMBER_CHECK(tensors[i].dim() <= 1, RuntimeError, "[meshgrid] Expected 0D or 1D tensor in ",
+                "the tensor list but got shape ", tensors[i].sizes(), " at position ", i);
+    EMBER_CHECK(tensors[i].dtype() == tensors[0].dtype(), RuntimeError,
+                "[meshgrid] meshgrid expects all tensors to have the same dtype, got ",
+                dtype_name(tensors[0].dtype()), " and ", dtype_name(tensors[i].dtype()));
+  }
+  const int64_t n = static_cast<int64_t>(tensors.size());
+  Shape shape;
+  for (const Tensor& t : tensors) shape.push_back(t.numel());
+  if (xy && n >= 2) std::swap(shape[0], shape[1]);
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < n; ++i) {
+    // Input i varies along output dim i (dims 0 and 1 trade places for "xy").
+    const int64_t d = xy && i < 2 && n >= 2 ? 1 - i : i;
+    Shape sizes(n, 1), strides(n, 0);
+    sizes[d] = shape[d];
+    strides[d] = tensors[i].dim() == 1 ? tensors[i].stride(0) : 0;
+    const Tensor& t = tensors[i];
+    out.push_back(expand(t.as_strided(sizes, strides, t.offset()), shape));
+  }
+  return out;
+}
+
+Tensor kron(const Tensor& a, const Tensor& b) {
+  const int64_t nd = std::max(a.dim(), b.dim());
+  Shape a_sizes, b_sizes, out_shape;
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t sa = i < nd - a.dim() ? 1 : a.sizes()[i - (nd - a.dim())];
+    const int64_t sb = i < nd - b.dim() ? 1 : b.sizes()[i - (nd - b.dim())];
+    a_sizes.insert(a_sizes.end(), {sa, 1});
+    b_sizes.insert(b_sizes.end(), {1, sb});
+    out_shape.push_back(sa * sb);
+  }
+  checked_numel(out_shape, "kron");
+  // One broadcast multiply over interleaved dims (a_i, b_i), then the pairs merge (a view).
+  return reshape(binary(BinaryOp::Mul, reshape(a, a_sizes), reshape(b, b_sizes)), out_shape);
+}
+
 }  // namespace ember

@@ -56,4 +56,9 @@ std::vector<Tensor> vsplit(const Tensor& x, std::optional<int64_t> sections,
 std::vector<Tensor> dsplit(const Tensor& x, std::optional<int64_t> sections,
                            const std::vector<int64_t>& indices);
 
+// Views: tensor i expanded along output dim i ("ij"); "xy" swaps the first two output dims.
+std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, bool xy);
+// Kronecker product over all dims (shapes padded with leading 1s); dtypes promote as mul.
+Tensor kron(const Tensor& a, const Tensor& b);
+
 }  // namespace ember
