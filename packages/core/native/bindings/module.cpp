@@ -37,6 +37,7 @@ NB_MODULE(_C, m) {
   py::init_reduce(m, cls);
   py::init_sort(m, cls);
   py::init_shape(m, cls);
+  py::init_shape2(m, cls);
   py::init_indexing(m, cls);
   py::init_index_ops(m, cls);
   py::init_factory(m);

@@ -68,6 +68,7 @@ void init_reduce(nb::module_& m, TensorClass& cls);
 void init_reduce_dim(nb::module_& m, TensorClass& cls);
 void init_sort(nb::module_& m, TensorClass& cls);
 void init_shape(nb::module_& m, TensorClass& cls);
+void init_shape2(nb::module_& m, TensorClass& cls);
 void init_indexing(nb::module_& m, TensorClass& cls);
 void init_index_ops(nb::module_& m, TensorClass& cls);
 void init_factory(nb::module_& m);

@@ -6,6 +6,7 @@
 #include "ember/ops/elementwise.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/shape.h"
+#include "ember/ops/shape2.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/linalg.h"
 #include "ember/ops/index.h"
