@@ -23,7 +23,20 @@ std::string snake_case(const char* camel) {
   return out;
 }
 
-#define EMBER_NAME_ENTRY(name) snake_case(#name),
+// Kernel variants that users call under torch's name of the op.
+std::string public_name(const char* kernel) {
+  static const std::pair<const char*, const char*> renames[] = {
+      {"ClampBoth", "clamp"}, {"ClampMin", "clamp"},          {"ClampMax", "clamp"},
+      {"RoundDecimals", "round"}, {"Identity", "positive"},   {"AddScaled", "add"},
+      {"DivTrunc", "div"},    {"DivFloor", "floor_divide"},
+      {"LeftShift", "bitwise_left_shift"}, {"RightShift", "bitwise_right_shift"}};
+  for (const auto& [from, to] : renames) {
+    if (std::string(kernel) == from) return to;
+  }
+  return snake_case(kernel);
+}
+
+#define EMBER_NAME_ENTRY(name) public_name(#name),
 const std::vector<std::string> kUnaryNames = {EMBER_UNARY_OPS(EMBER_NAME_ENTRY)};
 const std::vector<std::string> kPredicateNames = {EMBER_PREDICATE_OPS(EMBER_NAME_ENTRY)};
 const std::vector<std::string> kBinaryNames = {EMBER_BINARY_OPS(EMBER_NAME_ENTRY)};
