@@ -41,7 +41,7 @@ void def_predicate(nb::module_& m, TensorClass& cls, const char* name, Predicate
   cls.def(name, [op](const Tensor& self) { return wrap(predicate(op, self)); });
 }
 
-void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op) {
+void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op, bool in_place) {
   m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle out) {
     return result_or_out(binary(op, to_tensor(input, name), to_tensor(other, name, "other"),
                                 out_arg(out, name)),
@@ -50,6 +50,7 @@ void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op)
   cls.def(name, [op, name](const Tensor& self, nb::handle other) {
     return wrap(binary(op, self, to_tensor(other, name, "other")));
   }, nb::arg("other"));
+  if (!in_place) return;
   cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self, nb::handle other) {
     binary(op, unwrap(self), to_tensor(other, name, "other"), {}, {}, true);
     return nb::borrow(self);
@@ -105,7 +106,7 @@ void def_arith_operators(TensorClass& cls, const char* fwd, const char* rev, con
 }
 
 struct UnaryEntry { const char* name; UnaryOp op; bool in_place; };
-struct BinaryEntry { const char* name; BinaryOp op; };
+struct BinaryEntry { const char* name; BinaryOp op; bool in_place = true; };
 struct CompareEntry { const char* name; CompareOp op; };
 struct PredicateEntry { const char* name; PredicateOp op; };
 
@@ -132,7 +133,10 @@ constexpr UnaryEntry kUnary[] = {
     {"trunc", UnaryOp::Trunc, true},       {"fix", UnaryOp::Trunc, true},
     {"frac", UnaryOp::Frac, true},         {"reciprocal", UnaryOp::Reciprocal, true},
     {"square", UnaryOp::Square, true},     {"bitwise_not", UnaryOp::BitwiseNot, true},
-    {"positive", UnaryOp::Identity, false},
+    {"positive", UnaryOp::Identity, false}, {"sinc", UnaryOp::Sinc, true},
+    {"sgn", UnaryOp::Sign, true},  // real dtypes only: sgn is sign
+    {"erfinv", UnaryOp::Erfinv, true},     {"lgamma", UnaryOp::Lgamma, true},
+    {"digamma", UnaryOp::Digamma, true},
 };
 
 constexpr BinaryEntry kBinary[] = {
@@ -157,6 +161,10 @@ constexpr BinaryEntry kBinary[] = {
     {"copysign", BinaryOp::Copysign},
     {"hypot", BinaryOp::Hypot},
     {"xlogy", BinaryOp::Xlogy},
+    {"logaddexp", BinaryOp::Logaddexp, false},
+    {"logaddexp2", BinaryOp::Logaddexp2, false},
+    {"gcd", BinaryOp::Gcd},
+    {"lcm", BinaryOp::Lcm},
 };
 
 constexpr CompareEntry kCompare[] = {
@@ -185,7 +193,7 @@ const Tensor& one() {
 void init_elementwise(nb::module_& m, TensorClass& cls) {
   for (const auto& e : kUnary) def_unary(m, cls, e.name, e.op, e.in_place);
   for (const auto& e : kBinary) {
-    def_binary(m, cls, e.name, e.op);
+    def_binary(m, cls, e.name, e.op, e.in_place);
   }
   for (const auto& e : kCompare) def_compare(m, cls, e.name, e.op);
   for (const auto& e : kPredicate) def_predicate(m, cls, e.name, e.op);

@@ -52,58 +52,11 @@ void def_addc(nb::module_& m, TensorClass& cls, const char* name, const char* na
   }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
 }
 
-// Binary ops of the kernel table that only this file binds; `name_` (when given) is in-place.
-void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op,
-                const char* name_ = nullptr) {
-  m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle out) {
-    return result_or_out(binary(op, to_tensor(input, name), to_tensor(other, name, "other"),
-                                out_arg(out, name)),
-                         out);
-  }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op, name](const Tensor& self, nb::handle other) {
-    return wrap(binary(op, self, to_tensor(other, name, "other")));
-  }, nb::arg("other"));
-  if (name_ == nullptr) return;
-  cls.def(name_, [op, name_](nb::handle self, nb::handle other) {
-    binary(op, unwrap(self), to_tensor(other, name_, "other"), {}, {}, true);
-    return nb::borrow(self);
-  }, nb::arg("other"));
-}
-
-using SumLike = Tensor (*)(const Tensor&, const Dims&, bool, std::optional<ScalarType>,
-                           const Tensor&);
-
-void def_sum_like(nb::module_& m, TensorClass& cls, const char* name, SumLike fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle dtype,
-                         nb::handle out) {
-    return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
-                            to_optional_dtype(dtype, name), out_arg(out, name)),
-                         out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, bool keepdim, nb::handle dtype) {
-    return wrap(fn(self, to_dims(dim, name), keepdim, to_optional_dtype(dtype, name), {}));
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("dtype") = nb::none());
-}
-
 // values= must be a tensor (torch's heaviside takes no Python numbers).
 Tensor values_arg(nb::handle values, const char* op) {
   EMBER_CHECK(is_tensor(values), TypeError, "[", op, "] argument 'values' must be a Tensor, not ",
               nb::type_name(values.type()).c_str());
   return unwrap(values);
-}
-
-void def_unary(nb::module_& m, TensorClass& cls, const char* name, const char* name_,
-               UnaryOp op) {
-  m.def(name, [op, name](nb::handle input, nb::handle out) {
-    return result_or_out(unary(op, to_tensor(input, name), out_arg(out, name)), out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op](const Tensor& self) { return wrap(unary(op, self)); });
-  cls.def(name_, [op](nb::handle self) {
-    unary(op, unwrap(self), {}, {}, true);
-    return nb::borrow(self);
-  });
 }
 
 }  // namespace
@@ -113,17 +66,6 @@ void init_math2(nb::module_& m, TensorClass& cls) {
   def_softmax(m, cls, "log_softmax", &log_softmax);
   def_addc(m, cls, "addcmul", "addcmul_", &addcmul);
   def_addc(m, cls, "addcdiv", "addcdiv_", &addcdiv);
-  def_binary(m, cls, "logaddexp", BinaryOp::Logaddexp);
-  def_binary(m, cls, "logaddexp2", BinaryOp::Logaddexp2);
-  def_binary(m, cls, "gcd", BinaryOp::Gcd, "gcd_");
-  def_binary(m, cls, "lcm", BinaryOp::Lcm, "lcm_");
-  def_sum_like(m, cls, "nansum", &nansum);
-  def_sum_like(m, cls, "nanmean", &nanmean);
-  def_unary(m, cls, "sinc", "sinc_", UnaryOp::Sinc);
-  def_unary(m, cls, "sgn", "sgn_", UnaryOp::Sign);  // real dtypes only: sgn is sign
-  def_unary(m, cls, "erfinv", "erfinv_", UnaryOp::Erfinv);
-  def_unary(m, cls, "lgamma", "lgamma_", UnaryOp::Lgamma);
-  def_unary(m, cls, "digamma", "digamma_", UnaryOp::Digamma);
 
   m.def("float_power", [](nb::handle input, nb::handle exponent, nb::handle out) {
     return result_or_out(float_power(to_tensor(input, "float_power"),

@@ -42,6 +42,8 @@ void init_reduce(nb::module_& m, TensorClass& cls) {
   def_sum_like(m, cls, "sum", &sum);
   def_sum_like(m, cls, "prod", &prod);
   def_sum_like(m, cls, "mean", &mean);
+  def_sum_like(m, cls, "nansum", &nansum);
+  def_sum_like(m, cls, "nanmean", &nanmean);
   def_min_max_like(m, cls, "amax", &amax);
   def_min_max_like(m, cls, "amin", &amin);
   def_min_max_like(m, cls, "all", &all);
