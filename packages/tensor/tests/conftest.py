@@ -139,3 +139,14 @@ def raises(exc: type[Exception], op: str, fn: Callable[[], Any], *words: str) ->
     assert message.startswith(f"[{op}]"), message
     for word in words:
         assert word in message, (word, message)
+
+
+def check_index_outcome(x: ember.Tensor, items: list[object], put: bool) -> None:
+    """Reads or assigns x[items]: either it works or it raises a typed `[index]` error."""
+    try:
+        if put:
+            x[tuple(items)] = 1.0
+        else:
+            x[tuple(items)]
+    except (IndexError, ValueError, TypeError, RuntimeError) as e:
+        assert str(e).startswith("[index]"), (items, str(e))
