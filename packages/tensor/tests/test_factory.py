@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -426,10 +427,23 @@ def test_device_argument(op: str) -> None:
             call(device=device)
 
 
+AUTOGRAD_INSTALLED = importlib.util.find_spec("ember.autograd") is not None
+
+
 @pytest.mark.parametrize("op", list(CREATION_CALLS))
-def test_requires_grad_needs_autograd(op: str) -> None:
+def test_requires_grad(op: str) -> None:
+    """requires_grad=True makes a leaf with ember-autograd, and names it when it is absent."""
     call = CREATION_CALLS[op]
-    assert isinstance(call(requires_grad=False), ember.Tensor)
+    plain = call(requires_grad=False)
+    assert isinstance(plain, ember.Tensor) and not plain.requires_grad
+    if AUTOGRAD_INSTALLED:
+        if plain.is_floating_point():
+            leaf = call(requires_grad=True)
+            assert leaf.requires_grad and leaf.is_leaf and leaf.grad_fn is None
+        else:
+            with pytest.raises(RuntimeError, match=rf"^\[{op}\] only Tensors of floating point"):
+                call(requires_grad=True)
+        return
     message = rf"^\[{op}\] requires_grad=True needs the ember-autograd distribution"
     with pytest.raises(RuntimeError, match=message):
         call(requires_grad=True)

@@ -15,6 +15,8 @@ namespace {
 // with the op's name.
 auto arg(const char* name) { return nb::arg(name).none(); }
 
+}  // namespace
+
 void check_device(const char* op, nb::handle device) {
   if (device.is_none()) return;
   const std::string name = nb::str(device).c_str();
@@ -32,6 +34,8 @@ void check_creation_options(const char* op, nb::handle device, nb::handle requir
               "] requires_grad=True needs the ember-autograd distribution "
               "(pip install ember-autograd)");
 }
+
+namespace {
 
 // A Tensor argument (no Python numbers), checked here so the error names the op.
 const Tensor& tensor_arg(nb::handle h, const char* op, const char* arg) {

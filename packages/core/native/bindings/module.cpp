@@ -33,6 +33,7 @@ NB_MODULE(_C, m) {
   py::init_dtypes(m);
   py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.");
   py::init_tensor_class(m, cls);
+  py::init_grad_dispatch(m, cls);
   py::init_elementwise(m, cls);
   py::init_reduce(m, cls);
   py::init_sort(m, cls);
@@ -61,4 +62,7 @@ NB_MODULE(_C, m) {
     return d;
   });
   m.def("_cpu_empty_cache", &cpu_empty_cache);
+
+  // Last: wraps every function and method defined above (see grad_dispatch.cpp).
+  py::install_grad_dispatch(m, cls);
 }

@@ -252,14 +252,20 @@ void init_numpy(nb::module_& m, TensorClass& cls) {
     }
     return array;
   }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none());
-  m.def("tensor", [](nb::handle data, nb::handle dtype) {
+  m.def("tensor", [](nb::handle data, nb::handle dtype, nb::handle device,
+                     nb::handle requires_grad, nb::handle pin_memory) {
+    check_creation_options("tensor", device, requires_grad);
     return wrap(tensor_from_data(data, to_optional_dtype(dtype, "tensor"), true));
-  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none());
-  m.def("as_tensor", [](nb::handle data, nb::handle dtype) -> nb::object {
+  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+     nb::arg("device").none() = nb::none(), nb::arg("requires_grad") = false,
+     nb::arg("pin_memory") = false);
+  m.def("as_tensor", [](nb::handle data, nb::handle dtype, nb::handle device) -> nb::object {
+    if (!device.is_none()) check_device("as_tensor", device);
     const auto dt = to_optional_dtype(dtype, "as_tensor");
     if (is_tensor(data) && (!dt || *dt == unwrap(data).dtype())) return nb::borrow(data);
     return wrap(tensor_from_data(data, dt, false));
-  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+     nb::arg("device").none() = nb::none());
 }
 
 }  // namespace ember::py

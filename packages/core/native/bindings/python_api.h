@@ -58,6 +58,11 @@ std::vector<int64_t> sizes_from_args(const nb::args& args, const char* op);
 // None -> all dims, int -> {d}, sequence -> dims.
 std::vector<int64_t> to_dims(nb::handle h, const char* op);
 
+// Creation ops' device= (only the CPU) and requires_grad= (True is honoured by ember.autograd,
+// which intercepts the call first; reaching here with True means autograd is not installed).
+void check_device(const char* op, nb::handle device);
+void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad);
+
 // Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
 nb::object result_or_out(Tensor result, nb::handle out);
 
@@ -75,5 +80,9 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+// The autograd hook: grad mode, requires_grad/_autograd_meta on TensorBase, and (run last, once
+// every op is defined) the wrapping of every function and method in a grad dispatcher.
+void init_grad_dispatch(nb::module_& m, TensorClass& cls);
+void install_grad_dispatch(nb::module_& m, TensorClass& cls);
 
 }  // namespace ember::py

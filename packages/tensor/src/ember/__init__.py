@@ -33,9 +33,27 @@ from ember._dtype import (
     numel,
     short,
 )
+from ember._grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from ember._tensor import Size, Tensor
 from ember._tensor_str import get_printoptions, printoptions, set_printoptions
 
 from ember import cuda, version  # isort: skip
 
 __version__ = "0.1.0"
+
+
+def _load_autograd() -> None:
+    """Imports ember.autograd when the ember-autograd distribution is installed (DESIGN §3)."""
+    import importlib.util
+
+    if importlib.util.find_spec("ember.autograd") is not None:
+        import ember.autograd
+
+
+_load_autograd()

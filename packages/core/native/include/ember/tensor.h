@@ -21,6 +21,10 @@ struct TensorImpl {
   ScalarType dtype = ScalarType::Float32;
   // A Python number turned into a 0-d tensor; it promotes like torch's "wrapped number".
   bool wrapped_number = false;
+  // Autograd state. The core never reads it: the binding layer's grad dispatch checks the bit,
+  // and ember.autograd keeps its per-tensor record (grad_fn, grad, hooks) in the opaque handle.
+  bool requires_grad = false;
+  std::shared_ptr<void> autograd_meta;
 };
 
 class Tensor {

@@ -1,0 +1,390 @@
+"""Recording: what happens when an op is called on a tensor that requires grad.
+
+The native op dispatch (ember-core's grad_dispatch.cpp) calls ``record(name, func, args,
+kwargs)`` only for ops named in ``register()`` and only when an argument requires grad (or a
+creation op is given ``requires_grad=True``). ``func`` is the plain native op: calling it never
+comes back here.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+import ember
+from ember._tensor import Tensor
+from ember.autograd import _anomaly
+from ember.autograd._rule import Rule
+from ember.autograd.graph import (
+    AutogradMeta,
+    Edge,
+    Node,
+    ensure_meta,
+    grad_accumulator,
+    is_tensor,
+)
+from ember_core import _C
+
+_TensorBase = _C.TensorBase
+_raw_clone = _TensorBase.clone.__wrapped__
+_raw_detach = _TensorBase.detach.__wrapped__
+_is_grad_enabled = _C.is_grad_enabled
+_requires_grad = _TensorBase.requires_grad.__get__
+
+RULES: dict[str, Rule] = {}
+# Ops that are differentiable in torch but have no rule here yet: recording them raises.
+MISSING: set[str] = set()
+# In-place ops (`mul_`, `Tensor.__imul__`); RULES maps them to the out-of-place rule.
+INPLACE: set[str] = set()
+FACTORIES: set[str] = set()
+
+
+class SavedTensorsReleased(RuntimeError):
+    pass
+
+
+_RELEASED_MESSAGE = (
+    "[backward] Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph are "
+    "freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need "
+    "to backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+def _type_name(t: Any) -> str:
+    return str(t.type())
+
+
+class RuleNode(Node):
+    """A node recorded from a rule: saved arguments in, formulas out."""
+
+    __slots__ = (
+        "args",
+        "input_meta",
+        "list_counts",
+        "output_meta",
+        "outputs",
+        "rule",
+        "saved_versions",
+    )
+
+    def __init__(
+        self,
+        rule: Rule,
+        edges: tuple[Edge | None, ...],
+        input_meta: list[tuple[tuple[int, ...], Any] | None],
+        saved_versions: list[tuple[Any, int]],
+    ) -> None:
+        self.next_functions = edges
+        self.rule = rule
+        self.args: Any = None
+        # (shape, dtype) of each input a gradient flows to (None for the others).
+        self.input_meta = input_meta
+        self.saved_versions = saved_versions
+        self.outputs = 1
+        # (shape, dtype) of each output of a multi-output op: zeros stand in for a missing grad.
+        self.output_meta: list[tuple[tuple[int, ...], Any]] | None = None
+        # How many tensors each sequence argument held (cat's `tensors`), by position.
+        self.list_counts: dict[int, int] | None = None
+
+    def name(self) -> str:
+        return self.rule.node_name
+
+    @property
+    def num_outputs(self) -> int:
+        return self.outputs
+
+    def release(self) -> None:
+        if self.rule.saves_anything:
+            self.args = _RELEASED
+            self.saved_versions = []
+
+    def _check_versions(self) -> None:
+        for tensor, version in self.saved_versions:
+            if tensor._version != version:
+                raise RuntimeError(
+                    "[backward] one of the variables needed for gradient computation has been "
+                    f"modified by an inplace operation: [{_type_name(tensor)} "
+                    f"{list(tensor.shape)}], which is saved by {self.name()}, is at version "
+                    f"{tensor._version}; expected version {version} instead. Hint: the "
+                    "operation that failed to compute its gradient is the one named above; "
+                    "clone() the tensor before modifying it in place."
+                )
+
+    def apply(self, grads: list[Any]) -> list[Any]:
+        args = self.args
+        if args is _RELEASED:
+            raise RuntimeError(_RELEASED_MESSAGE)
+        if self.saved_versions:
+            self._check_versions()
+        if self.outputs == 1:
+            g = grads[0]
+            if g is None:
+                return [None] * len(self.next_functions)
+        else:
+            if all(x is None for x in grads):
+                return [None] * len(self.next_functions)
+            g = tuple(
+                x if x is not None else ember.zeros(shape, dtype=dtype)
+                for x, (shape, dtype) in zip(grads, self.output_meta or (), strict=True)
+            )
+        if self.rule.saves_result and _is_grad_enabled():
+            args = args._replace(result=self._reattached(args.result))
+        out: list[Any] = []
+        input_meta = self.input_meta
+        edge_index = 0
+        for position, formula in self.rule.formulas:
+            if self.list_counts is not None and position in self.list_counts:
+                count = self.list_counts[position]
+                if any(input_meta[edge_index : edge_index + count]):
+                    out.extend(formula(g, args))
+                else:
+                    out.extend([None] * count)
+                edge_index += count
+                continue
+            out.append(formula(g, args) if input_meta[edge_index] is not None else None)
+            edge_index += 1
+        # Gradients come back in each input's shape and dtype (broadcasting, type promotion).
+        for i, grad in enumerate(out):
+            meta = input_meta[i]
+            if grad is None or meta is None:
+                continue
+            shape, dtype = meta
+            if grad._sizes != shape:
+                grad = _sum_to(grad, shape)
+            if grad.dtype != dtype:
+                grad = grad.to(dtype)
+            out[i] = grad
+        return out
+
+    def _reattached(self, saved: Any) -> Any:
+        """The saved output, connected to this node again (for create_graph=True)."""
+        if isinstance(saved, tuple):
+            return tuple(self._alias_output(t, nr) for nr, t in enumerate(saved))
+        return self._alias_output(saved, 0)
+
+    def _alias_output(self, saved: Any, nr: int) -> Any:
+        if not is_tensor(saved) or not saved.is_floating_point():
+            return saved
+        alias = _raw_detach(saved)
+        alias._autograd_meta = AutogradMeta(self, nr)
+        alias._set_requires_grad(True)
+        return alias
+
+
+_RELEASED = object()
+
+
+def _sum_to(grad: Any, shape: tuple[int, ...]) -> Any:
+    """Sums a broadcast gradient back to ``shape`` (the input's shape before broadcasting)."""
+    lead = grad.dim() - len(shape)
+    if lead < 0:  # x[i] = value with a value of extra leading size-1 dims
+        grad = grad.reshape((1,) * -lead + tuple(grad.shape))
+        lead = 0
+    dims = list(range(lead))
+    dims += [lead + i for i, size in enumerate(shape) if size == 1 and grad.shape[lead + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
+
+
+# In-place random fills (x.uniform_()): the new values do not depend on the old ones.
+ZERO_GRAD_FILL = Rule("input, *args", input=lambda g, a: ember.zeros_like(g)).named("fill")
+
+
+def _check_out(name: str, kwargs: dict[str, Any]) -> None:
+    if kwargs.get("out") is not None:
+        raise RuntimeError(
+            f"[{name}] functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+
+
+def _make_leaf(name: str, result: Any) -> Any:
+    if not result.is_floating_point():
+        raise RuntimeError(
+            f"[{name}] only Tensors of floating point dtype can require gradients, got "
+            f"{result.dtype}"
+        )
+    result._set_requires_grad(True)
+    return result
+
+
+def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Runs the op ``func`` and, when a gradient can flow through it, records its node."""
+    rule = RULES.get(name)
+    if rule is None or not _is_grad_enabled():
+        return _record_unruled(name, func, args, kwargs)
+    values = rule.bind(args, kwargs) if kwargs or rule.var_positional is not None else None
+    if values is None:
+        values = list(args)
+        if len(values) < len(rule.defaults):
+            values += rule.defaults[len(values) :]
+    elif kwargs.get("out") is not None:
+        raise RuntimeError(
+            f"[{rule.name}] functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+
+    edges: list[Edge | None] = []
+    input_meta: list[tuple[tuple[int, ...], Any] | None] = []
+    needed = False
+    for position, _ in rule.formulas:
+        value = values[position]
+        if position in rule.list_params:
+            for item in value:
+                needed |= _add_edge(item, edges, input_meta)
+        else:
+            needed |= _add_edge(value, edges, input_meta)
+    if not needed:
+        return func(*args, **kwargs)
+
+    self_tensor = values[0]
+    inplace = name in INPLACE
+    if inplace:
+        _check_inplace(rule.name, self_tensor)
+        if 0 in rule.saved_params:
+            values[0] = _raw_clone(self_tensor)  # the formula needs the value before the write
+
+    saved_versions: list[tuple[Any, int]] = []
+    for position in rule.saved_params:
+        value = values[position]
+        if is_tensor(value):
+            saved_versions.append((value, value._version))
+    values_before = list(values) if rule.list_params else values
+    extra: list[Any] = [None] * len(rule.params)
+    for position in rule.shape_params:
+        value = values[position]
+        if isinstance(value, (list, tuple)):
+            extra[position] = [v._sizes for v in value]
+        elif is_tensor(value):
+            extra[position] = value._sizes
+    for position in rule.unsaved_params:
+        values[position] = None  # not needed by the formulas: don't keep it alive
+
+    result = func(*args, **kwargs)
+    if result is self_tensor and not inplace:
+        return result  # contiguous(), float(), to(): returned the input itself, nothing to record
+
+    node = RuleNode(rule, tuple(edges), input_meta, saved_versions)
+    if rule.list_params:
+        node.list_counts = {p: len(values_before[p]) for p in rule.list_params}
+    if _anomaly.enabled:
+        node.metadata["traceback_"] = traceback.format_stack()[:-2]
+    target = self_tensor if inplace else result
+    saved_result: Any = None
+    if type(target) is Tensor:
+        _attach_output(node, rule, target, 0, self_tensor, inplace)
+        if rule.saves_result:
+            saved_result = _raw_detach(target)
+            saved_versions.append((saved_result, saved_result._version))
+    else:
+        outputs = _attach_outputs(node, rule, target, self_tensor)
+        if rule.saves_result:
+            saved_result = tuple(_raw_detach(o) if is_tensor(o) else o for o in outputs)
+            for o in saved_result:
+                if is_tensor(o):
+                    saved_versions.append((o, o._version))
+    values += extra
+    values.append(saved_result)
+    node.args = rule.namespace._make(values)
+    return result
+
+
+def _add_edge(
+    value: Any, edges: list[Edge | None], input_meta: list[tuple[tuple[int, ...], Any] | None]
+) -> bool:
+    if is_tensor(value) and _requires_grad(value):
+        meta = value._autograd_meta
+        if meta is None:
+            meta = AutogradMeta()
+            value._autograd_meta = meta
+            edges.append((grad_accumulator(value, meta), 0))
+        elif meta.grad_fn is None:
+            edges.append((grad_accumulator(value, meta), 0))
+        else:
+            edges.append((meta.grad_fn, meta.output_nr))
+        input_meta.append((value._sizes, value.dtype))
+        return True
+    edges.append(None)
+    input_meta.append(None)
+    return False
+
+
+def _record_unruled(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if name in FACTORIES and kwargs.get("requires_grad") is True:
+        kwargs = dict(kwargs, requires_grad=False)
+        return _make_leaf(name, func(*args, **kwargs))
+    if _is_grad_enabled() and name in MISSING:
+        raise NotImplementedError(
+            f"[{name.removeprefix('Tensor.')}] ember.autograd has no derivative for this op "
+            "yet; call it on detach()ed tensors or inside ember.no_grad() (listed as missing "
+            "in docs/autograd.md)"
+        )
+    return func(*args, **kwargs)
+
+
+def _check_inplace(name: str, tensor: Any) -> None:
+    meta: AutogradMeta | None = tensor._autograd_meta
+    if not tensor.requires_grad:
+        return
+    if meta is None or meta.grad_fn is None:
+        raise RuntimeError(
+            f"[{name}] a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if meta.view_base is not None:
+        base_meta: AutogradMeta | None = meta.view_base._autograd_meta
+        if base_meta is None or base_meta.grad_fn is None:
+            raise RuntimeError(
+                f"[{name}] a view of a leaf Variable that requires grad is being used in an "
+                "in-place operation."
+            )
+        raise NotImplementedError(
+            f"[{name}] in-place operations on a view of a tensor that requires grad are not "
+            "supported by ember.autograd yet; clone() the view first"
+        )
+
+
+def _view_base(source: Any) -> Any:
+    meta = source._autograd_meta
+    if meta is not None and meta.view_base is not None:
+        return meta.view_base
+    return source
+
+
+def _attach_output(
+    node: RuleNode, rule: Rule, out: Any, nr: int, source: Any, inplace: bool
+) -> None:
+    """Makes ``out`` require grad with ``node`` as its grad_fn."""
+    if not out.is_floating_point():
+        return
+    if inplace:
+        meta = ensure_meta(out)
+        meta.grad_fn = node
+        meta.output_nr = nr
+    else:
+        meta = AutogradMeta(node, nr)
+        # Basic indexing gives a view, advanced indexing a copy: ask the storage.
+        if rule.is_view is True or (rule.is_view is None and out._is_view_of(source)):
+            meta.view_base = _view_base(source)
+        out._autograd_meta = meta
+    out._set_requires_grad(True)
+
+
+def _attach_outputs(node: RuleNode, rule: Rule, result: Any, source: Any) -> list[Any]:
+    """The multi-output case (max(dim), sort, split, unbind, ...)."""
+    outputs = list(result)
+    chosen = rule.differentiable_outputs
+    node.outputs = len(outputs)
+    node.output_meta = []
+    for nr, out in enumerate(outputs):
+        if not is_tensor(out):
+            node.output_meta.append(((), None))
+            continue
+        node.output_meta.append((out._sizes, out.dtype))
+        if chosen is None or nr in chosen:
+            _attach_output(node, rule, out, nr, source, False)
+    return outputs

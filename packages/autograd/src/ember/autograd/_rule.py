@@ -1,0 +1,146 @@
+"""A derivative rule: an op's signature plus one backward formula per differentiable input.
+
+Formulas are small lambdas ``lambda g, a: ...``: ``g`` is the gradient of the output (a tuple of
+gradients for ops with several outputs) and ``a`` the op's arguments by name, plus ``a.result``
+(the forward output) and ``a.<param>_shape`` (an argument's shape). What a formula reads is what
+gets saved for backward: the rule looks at the names each formula uses (its bytecode names), so
+``a.input.shape`` saves ``input`` while ``a.input_shape`` saves only a tuple.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import namedtuple
+from collections.abc import Callable
+from types import CodeType, FunctionType
+from typing import Any, NamedTuple
+
+_REQUIRED = object()
+
+Formula = Callable[[Any, Any], Any]
+
+
+class Param(NamedTuple):
+    name: str
+    default: Any  # _REQUIRED when the argument has no default
+    var_positional: bool  # `*sizes`
+
+
+def parse_signature(signature: str) -> list[Param]:
+    """``"input, *sizes"`` or ``"input, dim=None, keepdim=False, *, dtype=None"`` to params."""
+    params: list[Param] = []
+    for raw in (part.strip() for part in signature.split(",")):
+        if not raw or raw == "*":
+            continue
+        if raw.startswith("*"):
+            params.append(Param(raw[1:], (), True))
+        elif "=" in raw:
+            name, default = raw.split("=", 1)
+            params.append(Param(name.strip(), ast.literal_eval(default.strip()), False))
+        else:
+            params.append(Param(raw, _REQUIRED, False))
+    return params
+
+
+def _names_used(func: Any, seen: set[CodeType] | None = None) -> set[str]:
+    """The names a formula uses, following the helpers it calls (an over-approximation)."""
+    seen = set() if seen is None else seen
+    names: set[str] = set()
+    stack = [func.__code__]
+    while stack:
+        code = stack.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        names |= set(code.co_names)
+        stack.extend(c for c in code.co_consts if isinstance(c, CodeType))
+        for name in code.co_names:
+            helper = func.__globals__.get(name)
+            if isinstance(helper, FunctionType) and helper.__code__ not in seen:
+                names |= _names_used(helper, seen)
+    return names
+
+
+class Rule:
+    """How one op records: its parameters, formulas, which outputs carry gradients."""
+
+    __slots__ = (
+        "defaults",
+        "differentiable_outputs",
+        "formulas",
+        "index",
+        "is_view",
+        "list_params",
+        "name",
+        "namespace",
+        "node_name",
+        "params",
+        "saved_params",
+        "saves_anything",
+        "saves_result",
+        "shape_params",
+        "unsaved_params",
+        "var_positional",
+    )
+
+    def __init__(
+        self,
+        signature: str,
+        *,
+        outputs: tuple[int, ...] | None = None,
+        view: bool | None = False,
+        **formulas: Formula,
+    ) -> None:
+        self.name = ""
+        self.params = parse_signature(signature)
+        self.index = {p.name: i for i, p in enumerate(self.params)}
+        self.defaults = [p.default for p in self.params]
+        self.var_positional = next((i for i, p in enumerate(self.params) if p.var_positional), None)
+        unknown = set(formulas) - set(self.index)
+        if unknown:
+            raise ValueError(f"formulas for unknown parameters {sorted(unknown)} in ({signature})")
+        # Formulas in parameter order: the order of the node's next_functions.
+        self.formulas = [(self.index[n], f) for n, f in formulas.items()]
+        self.formulas.sort(key=lambda item: item[0])
+        used: set[str] = set()
+        for _, formula in self.formulas:
+            used |= _names_used(formula)
+        self.saved_params = [i for i, p in enumerate(self.params) if p.name in used]
+        self.shape_params = [i for i, p in enumerate(self.params) if f"{p.name}_shape" in used]
+        self.saves_result = "result" in used
+        fields = [p.name for p in self.params] + [f"{p.name}_shape" for p in self.params]
+        self.namespace: Any = namedtuple("Args", [*fields, "result"])  # type: ignore[misc]
+        self.differentiable_outputs = outputs
+        self.is_view = view
+        self.node_name = ""
+        # A parameter named `tensors` or `*name` holds a sequence of tensors (cat, einsum, ...).
+        self.list_params = frozenset(
+            i for i, p in enumerate(self.params) if p.var_positional or p.name == "tensors"
+        )
+        self.unsaved_params = [i for i in range(len(self.params)) if i not in self.saved_params]
+        self.saves_anything = bool(self.saved_params) or self.saves_result
+
+    def named(self, name: str) -> Rule:
+        self.name = name
+        camel = "".join(part.capitalize() for part in name.strip("_").split("_"))
+        self.node_name = f"{camel}Backward0"
+        return self
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        """The argument values in parameter order (the call already passed the op's checks)."""
+        values = list(self.defaults)
+        vp = self.var_positional
+        if vp is None:
+            values[: len(args)] = args
+        else:
+            values[:vp] = args[:vp]
+            rest = args[vp:]
+            # view(2, 3) and view((2, 3)) mean the same.
+            if len(rest) == 1 and isinstance(rest[0], (tuple, list)):
+                rest = tuple(rest[0])
+            values[vp] = tuple(rest)
+        for key, value in kwargs.items():
+            position = self.index.get(key)
+            if position is not None:
+                values[position] = value
+        return values
