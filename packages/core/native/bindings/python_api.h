@@ -58,6 +58,14 @@ std::vector<int64_t> sizes_from_args(const nb::args& args, const char* op);
 // None -> all dims, int -> {d}, sequence -> dims.
 std::vector<int64_t> to_dims(nb::handle h, const char* op);
 
+// Strict argument parsers shared by the newer binding files: one int (not bool, float or a
+// sequence), an optional int (None -> nullopt), a tensor (never a number), and out= (None or a
+// tensor). Errors are TypeErrors naming `op` and `arg`.
+int64_t int_argument(nb::handle h, const char* op, const char* arg);
+std::optional<int64_t> optional_int_argument(nb::handle h, const char* op, const char* arg);
+const Tensor& tensor_argument(nb::handle h, const char* op, const char* arg = "input");
+Tensor out_argument(nb::handle out, const char* op);
+
 // Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
 nb::object result_or_out(Tensor result, nb::handle out);
 
@@ -75,5 +83,7 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+void init_shape3(nb::module_& m, TensorClass& cls);
+void init_math3(nb::module_& m, TensorClass& cls);
 
 }  // namespace ember::py
