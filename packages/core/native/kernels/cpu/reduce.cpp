@@ -21,22 +21,14 @@ struct TakeValue {
   template <typename T> static T scalar(T x) { return x; }
   template <typename V> static V vector(V v) { return v; }
 };
-// v where keep is all ones, else 0 (keep is the integer mask of a vector comparison).
-template <typename V, typename M>
-V zero_unless(M keep, V v) {
-  M bits;
-  __builtin_memcpy(&bits, &v, sizeof(V));
-  bits &= keep;
-  __builtin_memcpy(&v, &bits, sizeof(V));
-  return v;
-}
+// A vector select (GCC/Clang vector extension): one masked move on AVX-512, a blend on AVX2.
 struct ZeroNan {
   template <typename T> static T scalar(T x) { return x == x ? x : T(0); }
-  template <typename V> static V vector(V v) { return zero_unless(v == v, v); }
+  template <typename V> static V vector(V v) { return v == v ? v : V{}; }
 };
 struct OneUnlessNan {
   template <typename T> static T scalar(T x) { return x == x ? T(1) : T(0); }
-  template <typename V> static V vector(V v) { return zero_unless(v == v, V{} + 1); }
+  template <typename V> static V vector(V v) { return v == v ? V{} + 1 : V{}; }
 };
 
 template <typename Map>
