@@ -176,6 +176,23 @@ def _sum(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
     return batch, lambda: x.sum()
 
 
+def _nan_reduce(name: str) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[], Any]]]:
+    def make(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+        x = lib.from_numpy(data["x"])
+        fn = getattr(lib.np, name) if lib.name == "numpy" else lib.attr(name)
+        return _repeat(lambda: fn(x))
+
+    return make
+
+
+def _with_nans(np: Any) -> dict[str, Any]:
+    """[4096, 4096] float32 in [0, 1) with about 1% NaN."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, (4096, 4096)).astype(np.float32)
+    x[rng.uniform(0, 1, x.shape) < 0.01] = np.nan
+    return {"x": x}
+
+
 def _matmul(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
     a, b = lib.from_numpy(data["a"]), lib.from_numpy(data["b"])
 
@@ -279,6 +296,19 @@ def workloads() -> list[Workload]:
             rtol=1e-3,
         ),
     ]
+
+    for name in ("nansum", "nanmean"):
+        ws.append(
+            Workload(
+                f"{name}_4096^2",
+                f"{name}(x), [4096, 4096] float32, 1% NaN",
+                "GB/s",
+                4 * 4096 * 4096,
+                _with_nans,
+                _nan_reduce(name),
+                rtol=1e-3,
+            )
+        )
 
     def normal_2_22(np: Any) -> dict[str, Any]:
         return {"x": np.random.default_rng(0).standard_normal(1 << 22).astype(np.float32)}

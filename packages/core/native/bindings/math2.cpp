@@ -23,9 +23,11 @@ Tensor value_arg(nb::handle value, const char* op) {
 }
 
 void def_softmax(nb::module_& m, TensorClass& cls, const char* name, SoftmaxLike fn) {
-  m.def(name, [fn, name](nb::handle input, int64_t dim, nb::handle dtype) {
-    return wrap(fn(to_tensor(input, name), dim, to_optional_dtype(dtype, name)));
-  }, nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none());
+  m.def(name, [fn, name](nb::handle input, int64_t dim, nb::handle dtype, nb::handle out) {
+    const Tensor r = fn(to_tensor(input, name), dim, to_optional_dtype(dtype, name));
+    return result_or_out(copy_to_out(r, out_argument(out, name), name, true), out);
+  }, nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+     nb::arg("out") = nb::none());
   cls.def(name, [fn, name](const Tensor& self, int64_t dim, nb::handle dtype) {
     return wrap(fn(self, dim, to_optional_dtype(dtype, name)));
   }, nb::arg("dim"), nb::arg("dtype") = nb::none());
@@ -100,10 +102,11 @@ void init_math2(nb::module_& m, TensorClass& cls) {
                      to_optional_tensor(append, "diff", "append")));
   };
   m.def("diff", [diff_fn](nb::handle input, int64_t n, int64_t dim, nb::handle prepend,
-                          nb::handle append) {
-    return diff_fn(to_tensor(input, "diff"), n, dim, prepend, append);
+                          nb::handle append, nb::handle out) {
+    const nb::object r = diff_fn(to_tensor(input, "diff"), n, dim, prepend, append);
+    return result_or_out(copy_to_out(unwrap(r), out_argument(out, "diff"), "diff", false), out);
   }, nb::arg("input"), nb::arg("n") = 1, nb::arg("dim") = -1, nb::arg("prepend") = nb::none(),
-     nb::arg("append") = nb::none());
+     nb::arg("append") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("diff", diff_fn, nb::arg("n") = 1, nb::arg("dim") = -1,
           nb::arg("prepend") = nb::none(), nb::arg("append") = nb::none());
 }

@@ -45,6 +45,8 @@ NB_MODULE(_C, m) {
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);
   py::init_math2(m, cls);
+  py::init_shape3(m, cls);
+  py::init_math3(m, cls);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

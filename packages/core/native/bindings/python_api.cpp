@@ -149,6 +149,28 @@ std::vector<int64_t> to_dims(nb::handle h, const char* op) {
   return to_int_list(h, op, "dim");
 }
 
+int64_t int_argument(nb::handle h, const char* op, const char* arg) {
+  EMBER_CHECK(!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()) && !is_tensor(h), TypeError, "[",
+              op, "] argument '", arg, "' must be int, not ", nb::type_name(h.type()).c_str());
+  return to_int_list(h, op, arg)[0];
+}
+
+std::optional<int64_t> optional_int_argument(nb::handle h, const char* op, const char* arg) {
+  if (h.is_none()) return std::nullopt;
+  return int_argument(h, op, arg);
+}
+
+const Tensor& tensor_argument(nb::handle h, const char* op, const char* arg) {
+  EMBER_CHECK(is_tensor(h), TypeError, "[", op, "] argument '", arg, "' must be Tensor, not ",
+              nb::type_name(h.type()).c_str());
+  return unwrap(h);
+}
+
+Tensor out_argument(nb::handle out, const char* op) {
+  if (out.is_none()) return {};
+  return tensor_argument(out, op, "out");
+}
+
 nb::object result_or_out(Tensor result, nb::handle out) {
   if (!out.is_none()) return nb::borrow(out);
   return wrap(std::move(result));

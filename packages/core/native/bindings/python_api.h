@@ -63,6 +63,14 @@ std::vector<int64_t> to_dims(nb::handle h, const char* op);
 void check_device(const char* op, nb::handle device);
 void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad);
 
+// Strict argument parsers shared by the newer binding files: one int (not bool, float or a
+// sequence), an optional int (None -> nullopt), a tensor (never a number), and out= (None or a
+// tensor). Errors are TypeErrors naming `op` and `arg`.
+int64_t int_argument(nb::handle h, const char* op, const char* arg);
+std::optional<int64_t> optional_int_argument(nb::handle h, const char* op, const char* arg);
+const Tensor& tensor_argument(nb::handle h, const char* op, const char* arg = "input");
+Tensor out_argument(nb::handle out, const char* op);
+
 // Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
 nb::object result_or_out(Tensor result, nb::handle out);
 
@@ -80,6 +88,8 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+void init_shape3(nb::module_& m, TensorClass& cls);
+void init_math3(nb::module_& m, TensorClass& cls);
 // The autograd hook: grad mode, requires_grad/_autograd_meta on TensorBase, and (run last, once
 // every op is defined) the wrapping of every function and method in a grad dispatcher.
 void init_grad_dispatch(nb::module_& m, TensorClass& cls);

@@ -114,12 +114,15 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
     return wrap(tile(self, varargs_list(dims, "tile")));
   });
 
-  m.def("tril", [](nb::handle input, nb::handle diagonal) {
-    return wrap(tril(input_arg(input, "tril"), int_arg(diagonal, "tril", "diagonal")));
-  }, nb::arg("input").none(), nb::arg("diagonal") = 0);
-  m.def("triu", [](nb::handle input, nb::handle diagonal) {
-    return wrap(triu(input_arg(input, "triu"), int_arg(diagonal, "triu", "diagonal")));
-  }, nb::arg("input").none(), nb::arg("diagonal") = 0);
+  // out= takes exactly the result's dtype here (torch's structured ops).
+  m.def("tril", [](nb::handle input, nb::handle diagonal, nb::handle out) {
+    const Tensor r = tril(input_arg(input, "tril"), int_arg(diagonal, "tril", "diagonal"));
+    return result_or_out(copy_to_out(r, out_argument(out, "tril"), "tril", true), out);
+  }, nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
+  m.def("triu", [](nb::handle input, nb::handle diagonal, nb::handle out) {
+    const Tensor r = triu(input_arg(input, "triu"), int_arg(diagonal, "triu", "diagonal"));
+    return result_or_out(copy_to_out(r, out_argument(out, "triu"), "triu", true), out);
+  }, nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("tril", [](const Tensor& self, nb::handle diagonal) {
     return wrap(tril(self, int_arg(diagonal, "tril", "diagonal")));
   }, nb::arg("diagonal") = 0);
@@ -135,9 +138,10 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
     return nb::borrow(self);
   }, nb::arg("diagonal") = 0);
 
-  m.def("diag", [](nb::handle input, nb::handle diagonal) {
-    return wrap(diag(input_arg(input, "diag"), int_arg(diagonal, "diag", "diagonal")));
-  }, nb::arg("input").none(), nb::arg("diagonal") = 0);
+  m.def("diag", [](nb::handle input, nb::handle diagonal, nb::handle out) {
+    const Tensor r = diag(input_arg(input, "diag"), int_arg(diagonal, "diag", "diagonal"));
+    return result_or_out(copy_to_out(r, out_argument(out, "diag"), "diag", true), out);
+  }, nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("diag", [](const Tensor& self, nb::handle diagonal) {
     return wrap(diag(self, int_arg(diagonal, "diag", "diagonal")));
   }, nb::arg("diagonal") = 0);
@@ -235,9 +239,11 @@ void init_shape2(nb::module_& m, TensorClass& cls) {
                 "must be one of \"xy\" or \"ij\", but received: ", mode);
     return wrap_list(meshgrid(tensor_args(items, "meshgrid"), mode == "xy"));
   }, nb::arg("tensors"), nb::kw_only(), nb::arg("indexing") = nb::none());
-  m.def("kron", [](nb::handle input, nb::handle other) {
-    return wrap(kron(input_arg(input, "kron"), to_tensor(other, "kron", "other")));
-  }, nb::arg("input").none(), nb::arg("other"));
+  // kron's out= takes any dtype the result casts to (torch's composite ops).
+  m.def("kron", [](nb::handle input, nb::handle other, nb::handle out) {
+    const Tensor r = kron(input_arg(input, "kron"), to_tensor(other, "kron", "other"));
+    return result_or_out(copy_to_out(r, out_argument(out, "kron"), "kron", false), out);
+  }, nb::arg("input").none(), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def("kron", [](const Tensor& self, nb::handle other) {
     return wrap(kron(self, to_tensor(other, "kron", "other")));
   }, nb::arg("other"));

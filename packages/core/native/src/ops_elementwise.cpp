@@ -251,7 +251,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b, const Tensor&
 
 Tensor clamp(const Tensor& x, const Tensor& min, const Tensor& max, const Tensor& out,
              bool in_place) {
-  EMBER_CHECK(min.defined() || max.defined(), ValueError,
+  EMBER_CHECK(min.defined() || max.defined(), RuntimeError,
               "[clamp] at least one of 'min' or 'max' must not be None");
   const bool scalar_bounds =
       (!min.defined() || min.is_wrapped_number()) && (!max.defined() || max.is_wrapped_number());
@@ -259,6 +259,10 @@ Tensor clamp(const Tensor& x, const Tensor& min, const Tensor& max, const Tensor
     Tensor result = x;
     if (min.defined()) result = binary(BinaryOp::Maximum, result, min);
     if (max.defined()) result = binary(BinaryOp::Minimum, result, max);
+    const Tensor& target = in_place ? x : out;
+    EMBER_CHECK(!target.defined() || can_cast(result.dtype(), target.dtype()), RuntimeError, "[",
+                in_place ? "clamp_" : "clamp", "] result type ", dtype_name(result.dtype()),
+                " can't be cast to the desired output type ", dtype_name(target.dtype()));
     if (in_place) return copy_(x, result);
     if (out.defined()) {
       if (out.sizes() != result.sizes()) resize_(out, result.sizes());

@@ -119,8 +119,7 @@ Tensor nansum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Sca
               const Tensor& out) {
   reduction_mask(x, dims, "nansum");  // reports bad dims under this op's name
   if (!is_floating(x.dtype())) return sum(x, dims, keepdim, dtype, out);
-  const Tensor zero = Tensor::scalar(0.0, x.dtype());
-  return sum(where(predicate(PredicateOp::IsNan, x), zero, x), dims, keepdim, dtype, out);
+  return nan_sum(x, dims, keepdim, dtype, out);
 }
 
 Tensor nanmean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
@@ -130,11 +129,9 @@ Tensor nanmean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Sc
               "[nanmean] expected input to have floating point dtype but got ",
               dtype_name(x.dtype()));
   const ScalarType dt = dtype.value_or(x.dtype());
-  reduction_mask(x, dims, "nanmean");
-  const Tensor xd = to_dtype(x, dt);
-  const Tensor count = sum(predicate(PredicateOp::LogicalNot, predicate(PredicateOp::IsNan, xd)),
-                           dims, keepdim);
-  return binary(BinaryOp::Div, nansum(xd, dims, keepdim), count, out);
+  EMBER_CHECK(is_floating(dt), RuntimeError, "[nanmean] expected a floating point dtype=, got ",
+              dtype_name(dt));
+  return nan_mean(x, dims, keepdim, dt, out);
 }
 
 Tensor heaviside(const Tensor& x, const Tensor& values, const Tensor& out, bool in_place) {

@@ -51,6 +51,13 @@ void fill_identity(const Tensor& acc, ReduceOp op) {
 constexpr int64_t kTasksPerThread = 1;
 
 void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceOp op) {
+  // Partials of nansum and of the NaN count are plain sums: merging them with the op's own
+  // loop would drop a NaN partial (inf - inf) or count the partials instead of adding them.
+  const bool plain_merge = op == ReduceOp::NanSum || op == ReduceOp::NanCount;
+  const Loop1d merge =
+      plain_merge ? cpu_kernels().reduce[static_cast<int>(ReduceOp::Sum)][static_cast<int>(
+                        acc.dtype())]
+                  : loop;
   const int64_t numel = iter.numel();
   const int64_t out_numel = acc.numel();
   const int64_t chunks = parallel_chunks(0, numel, kParallelGrain);
@@ -74,7 +81,7 @@ void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceO
     const int64_t strides[2] = {esize, esize};
     for (const Tensor& partial : partials) {
       char* data[2] = {acc.data_bytes(), partial.data_bytes()};
-      loop(data, strides, out_numel, nullptr);
+      merge(data, strides, out_numel, nullptr);
     }
     return;
   }
@@ -239,6 +246,22 @@ Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Scala
   Tensor averaged = binary(BinaryOp::Div, r.acc,
                            Tensor::scalar(static_cast<double>(r.count), r.acc.dtype()));
   return deliver(finish({averaged, r.mask, r.count}, keepdim, out_dtype), out, "mean");
+}
+
+Tensor nan_sum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
+               const Tensor& out) {
+  return sum_like("nansum", ReduceOp::NanSum, x, dims, keepdim, dtype, out);
+}
+
+Tensor nan_mean(const Tensor& x, const Dims& dims, bool keepdim, ScalarType dtype,
+                const Tensor& out) {
+  const Tensor input = to_dtype(x, dtype);
+  const ScalarType acc = sum_accumulator(dtype);
+  const auto total = reduce_into_accumulator("nanmean", ReduceOp::NanSum, input, dims, acc);
+  const auto count = reduce_into_accumulator("nanmean", ReduceOp::NanCount, input, dims, acc);
+  // No non-NaN value divides 0 by 0: NaN, like torch.
+  const Tensor averaged = binary(BinaryOp::Div, total.acc, count.acc);
+  return deliver(finish({averaged, total.mask, total.count}, keepdim, dtype), out, "nanmean");
 }
 
 Tensor amax(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {

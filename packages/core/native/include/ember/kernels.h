@@ -22,7 +22,7 @@ struct OpParams {
   X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
   X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
   X(NanToNum) X(Identity) X(Sinc) X(Erfinv)  \
-  X(Lgamma) X(Digamma)
+  X(Lgamma) X(Digamma) X(Polygamma)
 
 // Ops whose output is bool whatever the input dtype.
 #define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
@@ -38,7 +38,8 @@ struct OpParams {
 
 // Reductions through the iterator: the output operand is an accumulator with zero strides on the
 // reduced dims, identity-initialized by the front-end.
-#define EMBER_REDUCE_OPS(X) X(Sum) X(Prod) X(Max) X(Min) X(All) X(Any)
+// NanSum adds the non-NaN values, NanCount counts them (in the float accumulator dtype).
+#define EMBER_REDUCE_OPS(X) X(Sum) X(Prod) X(Max) X(Min) X(All) X(Any) X(NanSum) X(NanCount)
 
 #define EMBER_ENUM_ENTRY(name) name,
 enum class UnaryOp : int { EMBER_UNARY_OPS(EMBER_ENUM_ENTRY) kCount };

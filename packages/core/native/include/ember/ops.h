@@ -12,3 +12,5 @@
 #include "ember/ops/index.h"
 #include "ember/ops/sort.h"
 #include "ember/ops/math2.h"
+#include "ember/ops/shape3.h"
+#include "ember/ops/math3.h"

@@ -9,6 +9,7 @@
 
 #include "ember/kernels.h"
 #include "loops.h"
+#include "polygamma.h"
 
 // libmvec (glibc) provides SIMD versions of these; declaring them `declare simd` lets the
 // compiler call the vector variant for the ISA it targets. NOTE: libmvec is glibc >= 2.22
@@ -138,6 +139,13 @@ inline C digamma_value(C xc) {
   return static_cast<C>(result + std::log(x) - 0.5 / x - series);
 }
 EMBER_FLOAT_UNARY(Digamma, digamma_value(x))
+// polygamma(n, x) for n = p.i0 >= 0 (n = 0 is digamma).
+EMBER_FUNCTOR(Polygamma)
+  template <typename C> C operator()(C x) const {
+    if (p.i0 == 0) return digamma_value(x);
+    return static_cast<C>(polygamma_value(p.i0, static_cast<double>(x)));
+  }
+};
 EMBER_FLOAT_UNARY(Rsqrt, C(1) / std::sqrt(x))
 EMBER_FLOAT_UNARY(Exp, std::exp(x))
 EMBER_FLOAT_UNARY(Exp2, std::exp2(x))

@@ -15,8 +15,25 @@ namespace {
 template <typename T>
 using Vec64 __attribute__((vector_size(64))) = T;
 
-struct SumReduce {
-  template <typename T> static T combine(T a, T b) { return static_cast<T>(a + b); }
+// What a sum adds per element: the value itself, the value with NaN as 0 (nansum), or 1 for
+// each non-NaN value (the count nanmean divides by). Each has a scalar and a vector form.
+struct TakeValue {
+  template <typename T> static T scalar(T x) { return x; }
+  template <typename V> static V vector(V v) { return v; }
+};
+// A vector select (GCC/Clang vector extension): one masked move on AVX-512, a blend on AVX2.
+struct ZeroNan {
+  template <typename T> static T scalar(T x) { return x == x ? x : T(0); }
+  template <typename V> static V vector(V v) { return v == v ? v : V{}; }
+};
+struct OneUnlessNan {
+  template <typename T> static T scalar(T x) { return x == x ? T(1) : T(0); }
+  template <typename V> static V vector(V v) { return v == v ? V{} + 1 : V{}; }
+};
+
+template <typename Map>
+struct SumOf {
+  template <typename T> static T combine(T a, T b) { return static_cast<T>(a + Map::scalar(b)); }
   // Pairwise summation over blocks of independent lanes (numpy's scheme).
   template <typename T>
   static T fold(const T* x, int64_t n, T init) {
@@ -28,7 +45,7 @@ struct SumReduce {
       return pairwise_vec(x, n);
     } else {
       T total = 0;
-      for (int64_t i = 0; i < n; ++i) total = static_cast<T>(total + x[i]);
+      for (int64_t i = 0; i < n; ++i) total = static_cast<T>(total + Map::scalar(x[i]));
       return total;
     }
   }
@@ -52,16 +69,17 @@ struct SumReduce {
       for (int c = 0; c < kChains; ++c) {
         V v;
         __builtin_memcpy(&v, x + i + c * W, sizeof(V));
-        acc[c] += v;
+        acc[c] += Map::vector(v);
       }
     }
     for (int c = 1; c < kChains; ++c) acc[0] += acc[c];
     T total = 0;
-    for (; i < n; ++i) total += x[i];
+    for (; i < n; ++i) total += Map::scalar(x[i]);
     for (int64_t j = 0; j < W; ++j) total += acc[0][j];
     return total;
   }
 };
+using SumReduce = SumOf<TakeValue>;
 
 struct ProdReduce {
   template <typename T> static T combine(T a, T b) {
@@ -168,6 +186,10 @@ void fill_reduce(KernelTable& t) {
   set_reduce<MinReduce>(t.reduce[static_cast<int>(ReduceOp::Min)], OrderedTypes{});
   set_reduce<AllReduce>(t.reduce[static_cast<int>(ReduceOp::All)], TypeList<bool>{});
   set_reduce<AnyReduce>(t.reduce[static_cast<int>(ReduceOp::Any)], TypeList<bool>{});
+  set_reduce<SumOf<ZeroNan>>(t.reduce[static_cast<int>(ReduceOp::NanSum)],
+                             TypeList<float, double>{});
+  set_reduce<SumOf<OneUnlessNan>>(t.reduce[static_cast<int>(ReduceOp::NanCount)],
+                                  TypeList<float, double>{});
 }
 
 }  // namespace ember::cpu::EMBER_ISA_NS

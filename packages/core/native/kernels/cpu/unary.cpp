@@ -25,6 +25,7 @@ void fill_unary(KernelTable& t) {
   UNARY(Erfinv, FloatTypes)
   UNARY(Lgamma, FloatTypes)
   UNARY(Digamma, FloatTypes)
+  UNARY(Polygamma, FloatTypes)
   UNARY(Sqrt, FloatTypes)
   UNARY(Rsqrt, FloatTypes)
   UNARY(Exp, FloatTypes)

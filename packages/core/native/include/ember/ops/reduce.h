@@ -24,6 +24,12 @@ Tensor prod(const Tensor& x, const Dims& dims, bool keepdim,
             std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
 Tensor mean(const Tensor& x, const Dims& dims, bool keepdim,
             std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
+// The NaN-skipping kernels behind nansum/nanmean (ops/math2.h): float inputs only; nan_mean
+// converts to `dtype` (a float type) and divides by the count of non-NaN values.
+Tensor nan_sum(const Tensor& x, const Dims& dims, bool keepdim,
+               std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
+Tensor nan_mean(const Tensor& x, const Dims& dims, bool keepdim, ScalarType dtype,
+                const Tensor& out = {});
 Tensor amax(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out = {});
 Tensor amin(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out = {});
 Tensor all(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out = {});
