@@ -44,6 +44,9 @@ NB_MODULE(_C, m) {
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);
   py::init_math2(m, cls);
+  py::init_index_ops2(m, cls);
+  py::init_select(m, cls);
+  py::init_random2(m, cls);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

@@ -58,6 +58,9 @@ std::vector<int64_t> sizes_from_args(const nb::args& args, const char* op);
 // None -> all dims, int -> {d}, sequence -> dims.
 std::vector<int64_t> to_dims(nb::handle h, const char* op);
 
+// The generator= argument: None gives nullptr (the default generator).
+Generator* to_generator(nb::handle h, const char* op);
+
 // Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
 nb::object result_or_out(Tensor result, nb::handle out);
 
@@ -75,5 +78,8 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+void init_index_ops2(nb::module_& m, TensorClass& cls);
+void init_select(nb::module_& m, TensorClass& cls);
+void init_random2(nb::module_& m, TensorClass& cls);
 
 }  // namespace ember::py

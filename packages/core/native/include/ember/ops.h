@@ -12,3 +12,8 @@
 #include "ember/ops/index.h"
 #include "ember/ops/sort.h"
 #include "ember/ops/math2.h"
+#include "ember/ops/index2.h"
+#include "ember/ops/select.h"
+#include "ember/ops/histogram.h"
+#include "ember/ops/scan2.h"
+#include "ember/ops/random2.h"
