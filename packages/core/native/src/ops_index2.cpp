@@ -29,7 +29,7 @@ T& at(char* base, int64_t offset) {
 struct AlongParams {
   const int64_t* index = nullptr;
   int64_t count = 0;
-  int64_t index_stride = 1;  // elements; scatter's index is a strided view
+  int64_t index_stride = 0;  // bytes along the dim in scatter's index
   int64_t x_stride = 0;
   int64_t src_stride = 0;
   double alpha = 1;
@@ -131,6 +131,20 @@ void along_loop(char** data, const int64_t* strides, int64_t n, const void* para
 template <typename T, typename Op>
 void scatter_loop(char** data, const int64_t* strides, int64_t n, const void* params) {
   const AlongParams& p = *static_cast<const AlongParams*>(params);
+  // Dense positions (a scatter along an outer dim): sweep them once per k, so each pass reads
+  // memory in order. Every element still receives its values in k order.
+  if (n > 1 && std::abs(strides[0]) <= std::abs(p.x_stride)) {
+    for (int64_t k = 0; k < p.count; ++k) {
+      const char* idx = data[2] + k * p.index_stride;
+      const char* s = data[1] + k * p.src_stride;
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t i = *reinterpret_cast<const int64_t*>(idx + j * strides[2]);
+        Op::apply(at<T>(data[0], j * strides[0] + i * p.x_stride),
+                  *reinterpret_cast<const T*>(s + j * strides[1]), p);
+      }
+    }
+    return;
+  }
   for (int64_t j = 0; j < n; ++j) {
     char* x = data[0] + j * strides[0];
     const char* s = data[1] + j * strides[1];
