@@ -25,16 +25,6 @@ Example:
 )doc";
 }  // namespace docs
 
-namespace {
-
-// Adds `f` as a method of ember.TensorBase.
-template <typename Func, typename... Extra>
-void def_sampler(TensorClass& cls, const char* name, Func&& f, const Extra&... extra) {
-  cls.def(name, std::forward<Func>(f), extra...);
-}
-
-}  // namespace
-
 void init_random2(nb::module_& m, TensorClass& cls) {
   m.def("multinomial", [](nb::handle input, int64_t num_samples, bool replacement,
                           nb::handle generator, nb::handle out) {
@@ -60,17 +50,17 @@ void init_random2(nb::module_& m, TensorClass& cls) {
     return wrap(poisson(unwrap(input), to_generator(generator, "poisson")));
   }, nb::arg("input"), nb::arg("generator").none() = nb::none(), docs::poisson);
 
-  def_sampler(cls, "geometric_", [](nb::handle self, double p, nb::handle generator) {
+  cls.def("geometric_", [](nb::handle self, double p, nb::handle generator) {
     geometric_(unwrap(self), p, to_generator(generator, "geometric_"));
     return nb::borrow(self);
   }, nb::arg("p"), nb::kw_only(), nb::arg("generator").none() = nb::none());
-  def_sampler(cls, "log_normal_", [](nb::handle self, double mean, double std,
+  cls.def("log_normal_", [](nb::handle self, double mean, double std,
                                      nb::handle generator) {
     log_normal_(unwrap(self), mean, std, to_generator(generator, "log_normal_"));
     return nb::borrow(self);
   }, nb::arg("mean") = 1.0, nb::arg("std") = 2.0, nb::kw_only(),
      nb::arg("generator").none() = nb::none());
-  def_sampler(cls, "cauchy_", [](nb::handle self, double median, double sigma,
+  cls.def("cauchy_", [](nb::handle self, double median, double sigma,
                                  nb::handle generator) {
     cauchy_(unwrap(self), median, sigma, to_generator(generator, "cauchy_"));
     return nb::borrow(self);
