@@ -231,6 +231,60 @@ def _topk(k: int) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[], A
     return make
 
 
+def _index_inputs(np: Any) -> dict[str, Any]:
+    """2**22-element sources: rows of 1024 added at 4096 random rows of 2048 (index_add_), and a
+    [2048, 2048] scatter along dim 0 with random indices (scatter_reduce_)."""
+    rng = np.random.default_rng(0)
+    return {
+        "x": np.zeros((2048, 1024), np.float32),
+        "rows": rng.integers(0, 2048, 4096).astype(np.int64),
+        "src_rows": rng.standard_normal((4096, 1024)).astype(np.float32),
+        "y": rng.standard_normal((2048, 2048)).astype(np.float32),
+        "index": rng.integers(0, 2048, (2048, 2048)).astype(np.int64),
+        "src": rng.standard_normal((2048, 2048)).astype(np.float32),
+    }
+
+
+def _index_add(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    x, rows, src = data["x"], data["rows"], data["src_rows"]
+    if lib.name == "numpy":  # numpy's unbuffered accumulate
+        np = lib.np
+
+        def run() -> Any:
+            out = x.copy()
+            np.add.at(out, rows, src)
+            return out
+
+        return _repeat(run)
+    target, index, source = lib.from_numpy(x.copy()), lib.from_numpy(rows), lib.from_numpy(src)
+
+    def batch(n: int) -> None:
+        for _ in range(n):
+            target.index_add_(0, index, source)
+
+    return batch, lambda: lib.from_numpy(x.copy()).index_add_(0, index, source)
+
+
+def _scatter_reduce(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    y, idx, src = data["y"], data["index"], data["src"]
+    if lib.name == "numpy":
+        np = lib.np
+
+        def run() -> Any:
+            out = y.copy()
+            np.add.at(out, (idx, np.arange(y.shape[1])[None, :]), src)
+            return out
+
+        return _repeat(run)
+    target, index, source = lib.from_numpy(y.copy()), lib.from_numpy(idx), lib.from_numpy(src)
+
+    def batch(n: int) -> None:
+        for _ in range(n):
+            target.scatter_reduce_(0, index, source, "sum")
+
+    return batch, lambda: lib.from_numpy(y.copy()).scatter_reduce_(0, index, source, "sum")
+
+
 def _matrices(n: int) -> Callable[[Any], dict[str, Any]]:
     def inputs(np: Any) -> dict[str, Any]:
         rng = np.random.default_rng(0)
@@ -322,6 +376,24 @@ def workloads() -> list[Workload]:
             0.0,
             normal_2_22,
             _topk(100),
+        ),
+    ]
+    ws += [
+        Workload(
+            "index_add_2^22",
+            "x.index_add_(0, index, src), src [4096, 1024] float32 into [2048, 1024]",
+            "us/call",
+            0.0,
+            _index_inputs,
+            _index_add,
+        ),
+        Workload(
+            "scatter_reduce_2^22",
+            "x.scatter_reduce_(0, index, src, 'sum'), [2048, 2048] float32",
+            "us/call",
+            0.0,
+            _index_inputs,
+            _scatter_reduce,
         ),
     ]
     for size in (1024, 2048):

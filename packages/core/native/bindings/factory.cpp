@@ -44,6 +44,8 @@ const Tensor& tensor_arg(nb::handle h, const char* op, const char* arg) {
   return unwrap(h);
 }
 
+}  // namespace
+
 Generator* to_generator(nb::handle h, const char* op) {
   if (h.is_none()) return nullptr;
   EMBER_CHECK(nb::isinstance<Generator>(h), TypeError, "[", op,
@@ -51,6 +53,8 @@ Generator* to_generator(nb::handle h, const char* op) {
               nb::type_name(h.type()).c_str());
   return nb::inst_ptr<Generator>(h);
 }
+
+namespace {
 
 // A Python number (or one-element tensor) and what kind it is, for dtype inference.
 enum class NumberKind { Bool, Int, Float };

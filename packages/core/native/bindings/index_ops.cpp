@@ -124,8 +124,7 @@ struct ScatterSource {
 };
 ScatterSource scatter_source(nb::handle src, nb::handle value, nb::handle reduce,
                              const char* op, bool add) {
-  EMBER_CHECK(reduce.is_none(), NotImplementedError, "[", op,
-              "] reduce= is not supported; use scatter_add");
+  EMBER_CHECK(reduce.is_none() || !add, TypeError, "[", op, "] got an unexpected argument 'reduce'");
   EMBER_CHECK(src.is_none() != value.is_none(), TypeError, "[", op,
               "] expected exactly one of src and value");
   // scatter_add has no value form in torch.
@@ -136,26 +135,43 @@ ScatterSource scatter_source(nb::handle src, nb::handle value, nb::handle reduce
   return {to_tensor(src, op, "src"), false};
 }
 
+// scatter(..., reduce='add'|'multiply') goes to scatter_reduce with include_self (torch's rule).
+Tensor scatter_any(const Tensor& x, int64_t dim, const Tensor& index, const ScatterSource& s,
+                   bool add, nb::handle reduce, const char* op, bool in_place) {
+  if (reduce.is_none()) {
+    if (in_place) return scatter_(x, dim, index, s.tensor, add, s.is_value);
+    return scatter(x, dim, index, s.tensor, add, s.is_value);
+  }
+  EMBER_CHECK(PyUnicode_Check(reduce.ptr()), TypeError, "[", op, "] argument 'reduce' must be ",
+              "str, not ", nb::type_name(reduce.type()).c_str());
+  const ScatterReduce kind = scatter_reduce_kind(nb::cast<std::string>(reduce), true, op);
+  if (in_place) return scatter_reduce_(x, dim, index, s.tensor, kind, true, s.is_value, op);
+  return scatter_reduce(x, dim, index, s.tensor, kind, true, s.is_value, op);
+}
+
 void def_scatter(nb::module_& m, TensorClass& cls, const char* name, bool add) {
   const std::string inplace = std::string(name) + "_";
   m.def(name, [name, add](nb::handle input, int64_t dim, nb::handle index, nb::handle src,
                           nb::handle value, nb::handle reduce) {
     const ScatterSource s = scatter_source(src, value, reduce, name, add);
-    return wrap(scatter(to_tensor(input, name), dim, to_tensor(index, name, "index"), s.tensor,
-                        add, s.is_value));
+    return wrap(scatter_any(to_tensor(input, name), dim, to_tensor(index, name, "index"), s, add,
+                            reduce, name, false));
   }, nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(),
      nb::kw_only(), nb::arg("value") = nb::none(), nb::arg("reduce") = nb::none(),
      add ? docs::scatter_add : docs::scatter);
   cls.def(name, [name, add](const Tensor& self, int64_t dim, nb::handle index, nb::handle src,
                             nb::handle value, nb::handle reduce) {
     const ScatterSource s = scatter_source(src, value, reduce, name, add);
-    return wrap(scatter(self, dim, to_tensor(index, name, "index"), s.tensor, add, s.is_value));
+    return wrap(scatter_any(self, dim, to_tensor(index, name, "index"), s, add, reduce, name,
+                            false));
   }, nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(), nb::kw_only(),
      nb::arg("value") = nb::none(), nb::arg("reduce") = nb::none());
-  cls.def(inplace.c_str(), [name, add](nb::handle self, int64_t dim, nb::handle index,
+  cls.def(inplace.c_str(), [name, add, inplace_name = inplace](nb::handle self, int64_t dim,
+                                                             nb::handle index,
                                        nb::handle src, nb::handle value, nb::handle reduce) {
     const ScatterSource s = scatter_source(src, value, reduce, name, add);
-    scatter_(unwrap(self), dim, to_tensor(index, name, "index"), s.tensor, add, s.is_value);
+    scatter_any(unwrap(self), dim, to_tensor(index, name, "index"), s, add, reduce,
+                inplace_name.c_str(), true);
     return nb::borrow(self);
   }, nb::arg("dim"), nb::arg("index"), nb::arg("src") = nb::none(), nb::kw_only(),
      nb::arg("value") = nb::none(), nb::arg("reduce") = nb::none());

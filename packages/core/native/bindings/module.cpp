@@ -47,6 +47,9 @@ NB_MODULE(_C, m) {
   py::init_math2(m, cls);
   py::init_shape3(m, cls);
   py::init_math3(m, cls);
+  py::init_index_ops2(m, cls);
+  py::init_select(m, cls);
+  py::init_random2(m, cls);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

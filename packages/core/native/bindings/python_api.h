@@ -71,6 +71,9 @@ std::optional<int64_t> optional_int_argument(nb::handle h, const char* op, const
 const Tensor& tensor_argument(nb::handle h, const char* op, const char* arg = "input");
 Tensor out_argument(nb::handle out, const char* op);
 
+// The generator= argument: None gives nullptr (the default generator).
+Generator* to_generator(nb::handle h, const char* op);
+
 // Returns `out` itself when given (so `ember.add(a, b, out=c) is c`), else the new tensor.
 nb::object result_or_out(Tensor result, nb::handle out);
 
@@ -90,6 +93,9 @@ void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
 void init_shape3(nb::module_& m, TensorClass& cls);
 void init_math3(nb::module_& m, TensorClass& cls);
+void init_index_ops2(nb::module_& m, TensorClass& cls);
+void init_select(nb::module_& m, TensorClass& cls);
+void init_random2(nb::module_& m, TensorClass& cls);
 // The autograd hook: grad mode, requires_grad/_autograd_meta on TensorBase, and (run last, once
 // every op is defined) the wrapping of every function and method in a grad dispatcher.
 void init_grad_dispatch(nb::module_& m, TensorClass& cls);

@@ -774,28 +774,81 @@ class TensorBase:
     def diff(
         self, n: int = 1, dim: int = -1, prepend: object | None = None, append: object | None = None
     ) -> object: ...
-    def rot90(self, k: object = 1, dims: object = (0, 1)) -> object: ...
-    def repeat_interleave(
-        self, repeats: object, dim: object | None = None, *, output_size: object | None = None
+    def index_add(
+        self, dim: int, index: object, source: object, *, alpha: object | None = 1
     ) -> object: ...
-    def unfold(self, dimension: object, size: object, step: object) -> object: ...
-    def as_strided(
-        self, size: object, stride: object, storage_offset: object | None = None
+    def index_add_(
+        self, dim: int, index: object, source: object, *, alpha: object | None = 1
     ) -> object: ...
-    def as_strided_(
-        self, size: object, stride: object, storage_offset: object | None = None
-    ) -> object: ...
-    def cross(self, other: object, dim: object | None = None) -> object: ...
-    def polygamma(self, n: object) -> object: ...
-    def polygamma_(self, n: object) -> object: ...
-    def cov(
+    def index_copy(self, dim: int, index: object, source: object) -> object: ...
+    def index_copy_(self, dim: int, index: object, source: object) -> object: ...
+    def index_fill(self, dim: int, index: object, value: object) -> object: ...
+    def index_fill_(self, dim: int, index: object, value: object) -> object: ...
+    def scatter_reduce(
         self,
+        dim: int,
+        index: object,
+        src: object,
+        reduce: object,
         *,
-        correction: object = 1,
-        fweights: object | None = None,
-        aweights: object | None = None,
+        include_self: builtins.bool = True,
     ) -> object: ...
-    def corrcoef(self) -> object: ...
+    def scatter_reduce_(
+        self,
+        dim: int,
+        index: object,
+        src: object,
+        reduce: object,
+        *,
+        include_self: builtins.bool = True,
+    ) -> object: ...
+    def masked_scatter(self, mask: object, source: object) -> object: ...
+    def masked_scatter_(self, mask: object, source: object) -> object: ...
+    def mode(self, dim: int = -1, keepdim: builtins.bool = False) -> object: ...
+    def unique(
+        self,
+        sorted: builtins.bool = True,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
+        dim: int | None = None,
+    ) -> object: ...
+    def histc(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> object: ...
+    def bincount(self, weights: object | None = None, minlength: int = 0) -> object: ...
+    def cummax(self, dim: int) -> object: ...
+    def cummin(self, dim: int) -> object: ...
+    def logcumsumexp(self, dim: int) -> object: ...
+    def aminmax(self, *, dim: int | None = None, keepdim: builtins.bool = False) -> object: ...
+    def nanmedian(self, dim: int | None = None, keepdim: builtins.bool = False) -> object: ...
+    def quantile(
+        self,
+        q: object,
+        dim: int | None = None,
+        keepdim: builtins.bool = False,
+        *,
+        interpolation: object = "linear",
+    ) -> object: ...
+    def nanquantile(
+        self,
+        q: object,
+        dim: int | None = None,
+        keepdim: builtins.bool = False,
+        *,
+        interpolation: object = "linear",
+    ) -> object: ...
+    def multinomial(
+        self,
+        num_samples: int,
+        replacement: builtins.bool = False,
+        *,
+        generator: object | None = None,
+    ) -> object: ...
+    def geometric_(self, p: float, *, generator: object | None = None) -> object: ...
+    def log_normal_(
+        self, mean: float = 1.0, std: float = 2.0, *, generator: object | None = None
+    ) -> object: ...
+    def cauchy_(
+        self, median: float = 0.0, sigma: float = 1.0, *, generator: object | None = None
+    ) -> object: ...
 
 def _set_size_class(arg: object, /) -> None: ...
 def neg(input: object, *, out: object | None = None) -> object: ...
@@ -1218,9 +1271,9 @@ def fliplr(input: object | None) -> object: ...
 def flipud(input: object | None) -> object: ...
 def roll(input: object | None, shifts: object, dims: object | None = None) -> object: ...
 def tile(input: object | None, dims: object) -> object: ...
-def tril(input: object | None, diagonal: object = 0, *, out: object | None = None) -> object: ...
-def triu(input: object | None, diagonal: object = 0, *, out: object | None = None) -> object: ...
-def diag(input: object | None, diagonal: object = 0, *, out: object | None = None) -> object: ...
+def tril(input: object | None, diagonal: object = 0) -> object: ...
+def triu(input: object | None, diagonal: object = 0) -> object: ...
+def diag(input: object | None, diagonal: object = 0) -> object: ...
 def diag_embed(
     input: object | None, offset: object = 0, dim1: object = -2, dim2: object = -1
 ) -> object: ...
@@ -1241,7 +1294,7 @@ def hsplit(input: object | None, indices_or_sections: object) -> object: ...
 def vsplit(input: object | None, indices_or_sections: object) -> object: ...
 def dsplit(input: object | None, indices_or_sections: object) -> object: ...
 def meshgrid(*tensors, indexing: object | None = None) -> object: ...
-def kron(input: object | None, other: object, *, out: object | None = None) -> object: ...
+def kron(input: object | None, other: object) -> object: ...
 def index_select(input: object, dim: int, index: object, *, out: object | None = None) -> object:
     """
     Picks entries along `dim` by a 1-d index (a copy).
@@ -1987,12 +2040,8 @@ def from_numpy(ndarray: object) -> object:
 
 def tensor(data: object, *, dtype: object | None = None) -> object: ...
 def as_tensor(data: object, *, dtype: object | None = None) -> object: ...
-def softmax(
-    input: object, dim: int, *, dtype: object | None = None, out: object | None = None
-) -> object: ...
-def log_softmax(
-    input: object, dim: int, *, dtype: object | None = None, out: object | None = None
-) -> object: ...
+def softmax(input: object, dim: int, *, dtype: object | None = None) -> object: ...
+def log_softmax(input: object, dim: int, *, dtype: object | None = None) -> object: ...
 def addcmul(
     input: object, tensor1: object, tensor2: object, *, value: object = 1, out: object | None = None
 ) -> object: ...
@@ -2007,58 +2056,287 @@ def diff(
     dim: int = -1,
     prepend: object | None = None,
     append: object | None = None,
+) -> object: ...
+def index_add(
+    input: object,
+    dim: int,
+    index: object,
+    source: object,
+    *,
+    alpha: object | None = 1,
+    out: object | None = None,
+) -> object:
+    """
+    A copy of input with alpha * source added along `dim` at `index`.
+
+    Args:
+        input (Tensor): the destination (not modified; see Tensor.index_add_).
+        dim (int): the dim to index.
+        index (Tensor): int64/int32 positions in [0, input.size(dim)), 0-d or 1-d; duplicates add up.
+        source (Tensor): input's dtype and shape, with index.numel() along `dim`.
+        alpha (number): the factor applied to source.
+
+    Example:
+        >>> x = ember.zeros(3, 2)
+        >>> ember.index_add(x, 0, ember.tensor([0, 2, 0]), ember.ones(3, 2)).tolist()
+        [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]
+    """
+
+def index_copy(
+    input: object, dim: int, index: object, source: object, *, out: object | None = None
+) -> object:
+    """
+    A copy of input with source's slices written along `dim` at `index`.
+
+    The last of duplicate indices wins.
+
+    Example:
+        >>> x = ember.zeros(3, 2)
+        >>> ember.index_copy(x, 0, ember.tensor([2]), ember.ones(1, 2)).tolist()
+        [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
+    """
+
+def index_fill(input: object, dim: int, index: object, value: object) -> object:
+    """
+    A copy of input with `value` in the slices along `dim` at `index`.
+
+    Negative indices count from the end; value is a number or a 0-d tensor.
+
+    Example:
+        >>> ember.index_fill(ember.zeros(2, 3), 1, ember.tensor([0, -1]), 5).tolist()
+        [[5.0, 0.0, 5.0], [5.0, 0.0, 5.0]]
+    """
+
+def scatter_reduce(
+    input: object,
+    dim: int,
+    index: object,
+    src: object,
+    reduce: object,
+    *,
+    include_self: builtins.bool = True,
+    out: object | None = None,
+) -> object:
+    """
+    Reduces src into a copy of input at index along `dim`.
+
+    Args:
+        input (Tensor): the destination (not modified; see Tensor.scatter_reduce_).
+        dim (int): the dim the index writes along.
+        index (Tensor): int64/int32, same rank as input.
+        src (Tensor): input's dtype, at least index's size in every dim.
+        reduce (str): 'sum', 'prod', 'mean', 'amax' or 'amin'.
+        include_self (bool): whether input's own values take part in the reduction.
+
+    Example:
+        >>> x = ember.tensor([1.0, 2.0])
+        >>> idx = ember.tensor([0, 0, 1])
+        >>> ember.scatter_reduce(x, 0, idx, ember.tensor([5.0, 3.0, 1.0]), "amax").tolist()
+        [5.0, 2.0]
+    """
+
+def masked_scatter(input: object, mask: object, source: object) -> object:
+    """
+    A copy of input with source's elements, in order, where mask is True.
+
+    mask (bool) and input broadcast together; source needs at least as many elements as mask has
+    True values.
+
+    Example:
+        >>> mask = ember.tensor([True, False, True])
+        >>> ember.masked_scatter(ember.zeros(3), mask, ember.tensor([1.0, 2.0])).tolist()
+        [1.0, 0.0, 2.0]
+    """
+
+def mode(
+    input: object, dim: int = -1, keepdim: builtins.bool = False, *, out: object | None = None
+) -> object:
+    """
+    The most frequent value along `dim` and an index where it occurs.
+
+    Ties go to the smallest value. Returns a namedtuple (values, indices).
+
+    Example:
+        >>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()
+        1
+    """
+
+def unique(
+    input: object,
+    sorted: builtins.bool = True,
+    return_inverse: builtins.bool = False,
+    return_counts: builtins.bool = False,
+    dim: int | None = None,
+) -> object:
+    """
+    The sorted unique elements (or slices along `dim`).
+
+    Args:
+        input (Tensor): the input.
+        sorted (bool): accepted for torch compatibility; the result is always sorted.
+        return_inverse (bool): also return, for each element, the index of its unique value.
+        return_counts (bool): also return how often each unique value occurs.
+        dim (int, optional): compare whole slices along this dim instead of elements.
+
+    Example:
+        >>> ember.unique(ember.tensor([3, 1, 3, 2])).tolist()
+        [1, 2, 3]
+    """
+
+def histc(
+    input: object, bins: int = 100, min: float = 0.0, max: float = 0.0, *, out: object | None = None
+) -> object:
+    """
+    A histogram of `bins` equal bins over [min, max] (floating inputs).
+
+    min == max (the default 0, 0) uses the data's range. Values outside the range are skipped.
+
+    Example:
+        >>> ember.histc(ember.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist()
+        [0.0, 2.0, 1.0, 0.0]
+    """
+
+def bincount(input: object, weights: object | None = None, minlength: int = 0) -> object:
+    """
+    How often each value of a 1-d non-negative integer tensor occurs.
+
+    With `weights`, sums the weights instead (float64 unless the weights are float32).
+
+    Example:
+        >>> ember.bincount(ember.tensor([0, 1, 1, 3])).tolist()
+        [1, 2, 0, 1]
+    """
+
+def cummax(input: object, dim: int, *, out: object | None = None) -> object:
+    """
+    Running maximum along `dim` and where it was found.
+
+    Example:
+        >>> ember.cummax(ember.tensor([1, 3, 2, 5]), 0).values.tolist()
+        [1, 3, 3, 5]
+    """
+
+def cummin(input: object, dim: int, *, out: object | None = None) -> object:
+    """
+    Running minimum along `dim` and where it was found.
+
+    Example:
+        >>> ember.cummin(ember.tensor([3, 1, 2, 0]), 0).indices.tolist()
+        [0, 1, 1, 3]
+    """
+
+def logcumsumexp(input: object, dim: int, *, out: object | None = None) -> object:
+    """
+    log(cumsum(exp(input))) along `dim`, without overflow.
+
+    Example:
+        >>> ember.logcumsumexp(ember.tensor([0.0, 0.0]), 0).tolist()[1]  # log(2)
+        0.6931471824645996
+    """
+
+def aminmax(
+    input: object,
+    *,
+    dim: int | None = None,
+    keepdim: builtins.bool = False,
+    out: object | None = None,
+) -> object:
+    """
+    (min, max) over all elements or along `dim`, as a namedtuple.
+
+    Example:
+        >>> r = ember.aminmax(ember.tensor([[1, 5], [3, 2]]), dim=1)
+        >>> r.min.tolist(), r.max.tolist()
+        ([1, 2], [5, 3])
+    """
+
+def nanmedian(
+    input: object,
+    dim: int | None = None,
+    keepdim: builtins.bool = False,
     *,
     out: object | None = None,
-) -> object: ...
-def rot90(input: object | None, k: object = 1, dims: object = (0, 1)) -> object: ...
-def repeat_interleave(
-    input: object | None,
-    repeats: object | None = None,
-    dim: object | None = None,
+) -> object:
+    """
+    The lower median ignoring NaN (over all elements, or along `dim`).
+
+    Example:
+        >>> ember.nanmedian(ember.tensor([1.0, float("nan"), 3.0, 2.0])).item()
+        2.0
+    """
+
+def quantile(
+    input: object,
+    q: object,
+    dim: int | None = None,
+    keepdim: builtins.bool = False,
     *,
-    output_size: object | None = None,
-) -> object: ...
-def tril_indices(
-    row: object,
-    col: object,
-    offset: object = 0,
+    interpolation: object = "linear",
+    out: object | None = None,
+) -> object:
+    """
+    The q-th quantiles over all elements or along `dim`.
+
+    Args:
+        input (Tensor): float32 or float64.
+        q (float or Tensor): in [0, 1]; a 1-d tensor adds a leading dim of len(q).
+        dim (int, optional): the dim to reduce; None flattens the input.
+        keepdim (bool): keep the reduced dim(s) with size 1.
+        interpolation (str): 'linear', 'lower', 'higher', 'midpoint' or 'nearest'.
+
+    Example:
+        >>> ember.quantile(ember.tensor([1.0, 2.0, 3.0, 4.0]), 0.5).item()
+        2.5
+    """
+
+def nanquantile(
+    input: object,
+    q: object,
+    dim: int | None = None,
+    keepdim: builtins.bool = False,
     *,
-    dtype: object | None = None,
-    device: object | None = None,
-    layout: object | None = None,
-) -> object: ...
-def triu_indices(
-    row: object,
-    col: object,
-    offset: object = 0,
+    interpolation: object = "linear",
+    out: object | None = None,
+) -> object:
+    """
+    quantile ignoring NaN values.
+
+    Example:
+        >>> ember.nanquantile(ember.tensor([1.0, float("nan"), 3.0]), 0.5).item()
+        2.0
+    """
+
+def multinomial(
+    input: object,
+    num_samples: int,
+    replacement: builtins.bool = False,
     *,
-    dtype: object | None = None,
-    device: object | None = None,
-    layout: object | None = None,
-) -> object: ...
-def as_strided(
-    input: object | None, size: object, stride: object, storage_offset: object | None = None
-) -> object: ...
-def cartesian_prod(*args) -> object: ...
-def block_diag(*args) -> object: ...
-def combinations(
-    input: object | None, r: object = 2, with_replacement: object = False
-) -> object: ...
-def cross(
-    input: object | None, other: object, dim: object | None = None, *, out: object | None = None
-) -> object: ...
-def polygamma(n: object, input: object | None, *, out: object | None = None) -> object: ...
-def cov(
-    input: object | None,
-    *,
-    correction: object = 1,
-    fweights: object | None = None,
-    aweights: object | None = None,
-) -> object: ...
-def corrcoef(input: object | None) -> object: ...
-def cdist(
-    x1: object | None, x2: object, p: object = 2.0, compute_mode: object | None = None
-) -> object: ...
+    generator: object | None = None,
+    out: object | None = None,
+) -> object:
+    """
+    Draws category indices from the rows of `input` (weights).
+
+    Args:
+        input (Tensor): 1-d or 2-d non-negative float weights (need not sum to 1).
+        num_samples (int): how many indices to draw per row.
+        replacement (bool): draw with replacement; without it, at most num_categories samples.
+        generator (Generator, optional): the stream to draw from.
+
+    Example:
+        >>> g = ember.Generator().manual_seed(0)
+        >>> ember.multinomial(ember.tensor([0.0, 1.0, 0.0]), 2, True, generator=g).tolist()
+        [1, 1]
+    """
+
+def poisson(input: object, generator: object | None = None) -> object:
+    """
+    A Poisson-distributed count for each rate in `input`.
+
+    Example:
+        >>> ember.poisson(ember.zeros(3)).tolist()
+        [0.0, 0.0, 0.0]
+    """
 
 variant: str
 

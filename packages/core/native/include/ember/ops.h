@@ -14,3 +14,8 @@
 #include "ember/ops/math2.h"
 #include "ember/ops/shape3.h"
 #include "ember/ops/math3.h"
+#include "ember/ops/index2.h"
+#include "ember/ops/select.h"
+#include "ember/ops/histogram.h"
+#include "ember/ops/scan2.h"
+#include "ember/ops/random2.h"
