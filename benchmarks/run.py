@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import autograd_workloads as ag
 from harness import Batch, Settings, format_seconds, import_time, measure, print_table
 
 TORCH_SITE_ENV = "EMBER_BENCH_TORCH_SITE"
@@ -408,6 +409,34 @@ def workloads() -> list[Workload]:
                 rtol=1e-3,
             )
         )
+    ws += [
+        Workload(
+            "autograd_chain_100",
+            "record + backward of a 100-op chain on [16] float32 (per chain; /100 for per op)",
+            "us/call",
+            0.0,
+            ag.chain_inputs,
+            ag.chain,
+        ),
+        Workload(
+            "matmul_backward_1024",
+            "backward of a @ b, [1024, 1024] float32 (graph retained)",
+            "us/call",
+            0.0,
+            ag.matmul_inputs,
+            ag.matmul_backward,
+            rtol=1e-3,
+        ),
+        Workload(
+            "softmax_backward_4096^2",
+            "backward of x.softmax(-1), [4096, 4096] float32 (graph retained)",
+            "us/call",
+            0.0,
+            ag.softmax_inputs,
+            ag.softmax_backward,
+            rtol=1e-3,
+        ),
+    ]
     return ws
 
 
