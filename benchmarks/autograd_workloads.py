@@ -56,7 +56,9 @@ def matmul_inputs(np: Any) -> dict[str, Any]:
     }
 
 
-def matmul_backward(lib: Any, data: dict[str, Any]) -> tuple[Callable[[int], None], Callable[[], Any]]:
+def matmul_backward(
+    lib: Any, data: dict[str, Any]
+) -> tuple[Callable[[int], None], Callable[[], Any]]:
     """Backward only of out = a @ b (the graph is kept and run again each time)."""
     if lib.name == "numpy":
         a, b, g = data["a"], data["b"], data["g"]
@@ -85,7 +87,9 @@ def softmax_inputs(np: Any) -> dict[str, Any]:
     }
 
 
-def softmax_backward(lib: Any, data: dict[str, Any]) -> tuple[Callable[[int], None], Callable[[], Any]]:
+def softmax_backward(
+    lib: Any, data: dict[str, Any]
+) -> tuple[Callable[[int], None], Callable[[], Any]]:
     """Backward only of y = x.softmax(-1) on [4096, 4096]."""
     if lib.name == "numpy":
         np = lib.np

@@ -254,3 +254,24 @@ def test_missing_rule_raises_typed_error() -> None:
     if name is None:
         pytest.skip("every differentiable op has a rule")
     assert name in _record.MISSING
+
+
+def test_inplace_on_view_of_non_leaf_updates_the_base() -> None:
+    x = leaf(1.0, 2.0, 3.0, 4.0)
+    w = leaf(5.0)
+    b = x * 1
+    v = b[1:3]
+    v.mul_(w)  # b = [x0, w*x1, w*x2, x3]
+    assert b.grad_fn.name() == "CopySlices"
+    (b * ember.tensor([1.0, 2.0, 3.0, 4.0], dtype=ember.float64)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 10.0, 15.0, 4.0])
+    np.testing.assert_allclose(w.grad.numpy(), [2.0 * 2.0 + 3.0 * 3.0])
+
+
+def test_view_after_inplace_flows_into_base() -> None:
+    x = leaf(1.0, 2.0)
+    b = x * 2
+    v = b[0:1]
+    v.add_(1)
+    (v * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [6.0, 0.0])

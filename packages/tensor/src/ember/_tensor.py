@@ -54,7 +54,7 @@ def _is_dtype_like(value: object) -> bool:
 
 
 def _no_grad(requires_grad: bool, op: str) -> None:
-    if requires_grad:
+    if requires_grad and not _C._has_grad_recorder():
         raise RuntimeError(
             f"[{op}] requires_grad=True needs automatic differentiation: install the "
             "ember-autograd distribution (pip install ember-autograd)"
@@ -152,7 +152,9 @@ class Tensor(_C.TensorBase):
         """A new tensor holding a copy of ``data``, with this tensor's dtype by default."""
         _check_new_args(device, requires_grad, "new_tensor")
         make: Any = _C.tensor
-        result: Tensor = make(data, dtype=self.dtype if dtype is None else dtype)
+        result: Tensor = make(
+            data, dtype=self.dtype if dtype is None else dtype, requires_grad=requires_grad
+        )
         return result
 
     def new_zeros(self, *size: Any, **kwargs: Any) -> Tensor:
@@ -183,7 +185,10 @@ class Tensor(_C.TensorBase):
         _check_new_args(kwargs.get("device"), bool(kwargs.get("requires_grad", False)), op)
         dtype = kwargs.get("dtype")
         result: Tensor = _FACTORIES[factory](
-            *size, *extra, dtype=self.dtype if dtype is None else dtype
+            *size,
+            *extra,
+            dtype=self.dtype if dtype is None else dtype,
+            requires_grad=bool(kwargs.get("requires_grad", False)),
         )
         return result
 

@@ -231,6 +231,16 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
 
 def tensor_repr(t: Any, plain: bool) -> str:
     """``repr(t)``: ``tensor(...)`` for ember.Tensor, ``ClassName(...)`` for subclasses."""
+    # Formatting reads the values with ops that must not be recorded by autograd.
+    previous = _C.is_grad_enabled()
+    _C._set_grad_enabled(False)
+    try:
+        return _tensor_repr(t, plain)
+    finally:
+        _C._set_grad_enabled(previous)
+
+
+def _tensor_repr(t: Any, plain: bool) -> str:
     prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes: list[str] = []
@@ -248,4 +258,10 @@ def tensor_repr(t: Any, plain: bool) -> str:
         if dtype not in (default, _C.int64, _C.bool):
             suffixes.append(f"dtype={dtype!r}")
         body = _tensor_str(t, indent)
+    # Autograd state, as torch prints it (grad_fn exists only with ember-autograd installed).
+    grad_fn = getattr(t, "grad_fn", None)
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -15,6 +15,7 @@ import ember
 from ember._tensor import Tensor
 from ember.autograd import _anomaly
 from ember.autograd._rule import Rule
+from ember.autograd._views import rebase_history
 from ember.autograd.graph import (
     AutogradMeta,
     Edge,
@@ -278,6 +279,10 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     saved_result: Any = None
     if type(target) is Tensor:
         _attach_output(node, rule, target, 0, self_tensor, inplace)
+        if inplace:
+            meta: Any = target._autograd_meta
+            if meta.view_base is not None:
+                rebase_history(target, meta, node)
         if rule.saves_result:
             saved_result = _raw_detach(target)
             saved_versions.append((saved_result, saved_result._version))
@@ -342,10 +347,6 @@ def _check_inplace(name: str, tensor: Any) -> None:
                 f"[{name}] a view of a leaf Variable that requires grad is being used in an "
                 "in-place operation."
             )
-        raise NotImplementedError(
-            f"[{name}] in-place operations on a view of a tensor that requires grad are not "
-            "supported by ember.autograd yet; clone() the view first"
-        )
 
 
 def _view_base(source: Any) -> Any:

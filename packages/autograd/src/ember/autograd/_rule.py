@@ -65,6 +65,8 @@ class Rule:
     """How one op records: its parameters, formulas, which outputs carry gradients."""
 
     __slots__ = (
+        "_fields",
+        "_namespace",
         "defaults",
         "differentiable_outputs",
         "formulas",
@@ -72,7 +74,6 @@ class Rule:
         "is_view",
         "list_params",
         "name",
-        "namespace",
         "node_name",
         "params",
         "saved_params",
@@ -109,7 +110,8 @@ class Rule:
         self.shape_params = [i for i, p in enumerate(self.params) if f"{p.name}_shape" in used]
         self.saves_result = "result" in used
         fields = [p.name for p in self.params] + [f"{p.name}_shape" for p in self.params]
-        self.namespace: Any = namedtuple("Args", [*fields, "result"])  # type: ignore[misc]
+        self._fields = [*fields, "result"]
+        self._namespace: Any = None
         self.differentiable_outputs = outputs
         self.is_view = view
         self.node_name = ""
@@ -119,6 +121,14 @@ class Rule:
         )
         self.unsaved_params = [i for i in range(len(self.params)) if i not in self.saved_params]
         self.saves_anything = bool(self.saved_params) or self.saves_result
+
+    @property
+    def namespace(self) -> Any:
+        """The class of a formula's ``a``: a named tuple of the arguments (built on first use,
+        since creating hundreds of named tuple classes would slow down ``import ember``)."""
+        if self._namespace is None:
+            self._namespace = namedtuple("Args", self._fields)  # type: ignore[misc]
+        return self._namespace
 
     def named(self, name: str) -> Rule:
         self.name = name
