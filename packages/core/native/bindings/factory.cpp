@@ -22,6 +22,8 @@ void check_device(const char* op, nb::handle device) {
               "' is not available in this build of ember (", EMBER_VARIANT, " variant)");
 }
 
+}  // namespace
+
 // The one place creation ops check device= and requires_grad= (autograd is a later issue).
 void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad) {
   check_device(op, device);
@@ -32,6 +34,8 @@ void check_creation_options(const char* op, nb::handle device, nb::handle requir
               "] requires_grad=True needs the ember-autograd distribution "
               "(pip install ember-autograd)");
 }
+
+namespace {
 
 // A Tensor argument (no Python numbers), checked here so the error names the op.
 const Tensor& tensor_arg(nb::handle h, const char* op, const char* arg) {

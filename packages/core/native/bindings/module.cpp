@@ -31,7 +31,8 @@ NB_MODULE(_C, m) {
   });
 
   py::init_dtypes(m);
-  py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.");
+  py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.",
+                       nb::type_slots(py::tensor_buffer_slots));
   py::init_tensor_class(m, cls);
   py::init_elementwise(m, cls);
   py::init_reduce(m, cls);
@@ -44,6 +45,7 @@ NB_MODULE(_C, m) {
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);
   py::init_math2(m, cls);
+  py::init_interop(m, cls);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

@@ -75,5 +75,10 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+void init_interop(nb::module_& m, TensorClass& cls);
+// The buffer protocol of TensorBase (interop.cpp), installed when the class is created.
+extern PyType_Slot tensor_buffer_slots[];
+// device= and requires_grad= of creation ops (factory.cpp): CPU only, no autograd yet.
+void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad);
 
 }  // namespace ember::py

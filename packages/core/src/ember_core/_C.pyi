@@ -774,6 +774,18 @@ class TensorBase:
     def diff(
         self, n: int = 1, dim: int = -1, prepend: object | None = None, append: object | None = None
     ) -> object: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: object | None = None,
+        max_version: object | None = None,
+        dl_device: object | None = None,
+        copy: object | None = None,
+    ) -> object:
+        """A DLPack capsule sharing the tensor's memory (a copy when copy=True)."""
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(device type, device id) in DLPack's numbering: (1, 0) is the CPU."""
 
 def _set_size_class(arg: object, /) -> None: ...
 def neg(input: object, *, out: object | None = None) -> object: ...
@@ -1982,6 +1994,48 @@ def diff(
     prepend: object | None = None,
     append: object | None = None,
 ) -> object: ...
+def from_dlpack(
+    ext_tensor: object, *, device: object | None = None, copy: object | None = None
+) -> object:
+    """
+    A tensor sharing memory with any object that implements __dlpack__ (or a DLPack
+    capsule): numpy arrays, torch tensors, ... No copy is made unless copy=True.
+
+    Example:
+        >>> ember.from_dlpack(numpy.arange(3.0))
+        tensor([0., 1., 2.], dtype=ember.float64)
+    """
+
+def frombuffer(
+    buffer: object,
+    *,
+    dtype: object,
+    count: int = -1,
+    offset: int = 0,
+    requires_grad: object = False,
+) -> object:
+    """
+    A 1-d tensor over the bytes of a buffer-protocol object (bytearray, mmap, ...), sharing
+    its memory: `count` elements of `dtype` from byte `offset` (-1: to the end).
+    Read-only buffers give read-only tensors.
+
+    Example:
+        >>> ember.frombuffer(bytearray(8), dtype=ember.int32)
+        tensor([0, 0], dtype=ember.int32)
+    """
+
+def _storage_id(tensor: TensorBase) -> int:
+    """An id of the tensor's storage, equal for all views of it."""
+
+def _storage_bytes(tensor: TensorBase) -> object:
+    """The tensor's whole storage as a 1-d uint8 tensor (no copy)."""
+
+def _view_storage(
+    base: TensorBase, dtype: object, size: object, stride: object, storage_offset: int
+) -> object:
+    """
+    A tensor of `dtype` over base's storage (bounds-checked); offset in elements.
+    """
 
 variant: str
 

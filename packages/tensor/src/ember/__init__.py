@@ -35,6 +35,7 @@ from ember._dtype import (
 )
 from ember._tensor import Size, Tensor
 from ember._tensor_str import get_printoptions, printoptions, set_printoptions
+from ember.serialization import load, save
 
 from ember import cuda, version  # isort: skip
 
