@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "python_api.h"
@@ -14,7 +15,8 @@
 namespace ember::py {
 namespace {
 
-constexpr int kDLCPU = 1;  // DLPack's device type for host memory
+constexpr int kDLCPU = 1;   // DLPack's device type for host memory
+nb::object g_dlpack_error;  // ember.DLPackError: a BufferError and a ValueError
 
 [[noreturn]] void throw_buffer_error(const std::string& message) {
   PyErr_SetString(PyExc_BufferError, message.c_str());
@@ -140,11 +142,33 @@ nb::object dlpack_capsule(nb::handle owner, nb::handle max_version, nb::handle d
                                   nb::arg("dl_device") = dl_device);
 }
 
+// (major, minor) or (device type, device id): None or a pair of ints.
+std::optional<std::pair<int64_t, int64_t>> int_pair(nb::handle h, const char* arg) {
+  if (h.is_none()) return std::nullopt;
+  EMBER_CHECK(PyTuple_Check(h.ptr()) && nb::len(h) == 2, TypeError, "[__dlpack__] ", arg,
+              " must be None or a tuple of two ints, got ", nb::repr(h).c_str());
+  bool overflow = false;
+  const auto first = index_value(h[0], &overflow);
+  const auto second = index_value(h[1], &overflow);
+  EMBER_CHECK(
+      first && second && !overflow && !PyBool_Check(h[0].ptr()) && !PyBool_Check(h[1].ptr()),
+      TypeError, "[__dlpack__] ", arg, " must be None or a tuple of two ints, got ",
+      nb::repr(h).c_str());
+  return std::make_pair(*first, *second);
+}
+
 nb::object tensor_dlpack(nb::handle self, nb::handle stream, nb::handle max_version,
                          nb::handle dl_device, nb::handle copy) {
-  if (!stream.is_none()) {
-    throw_buffer_error(
-        str("[__dlpack__] stream must be None for CPU tensors, got ", nb::repr(stream).c_str()));
+  EMBER_CHECK(stream.is_none(), ValueError, "[__dlpack__] stream must be None for CPU tensors");
+  int_pair(max_version, "max_version");
+  const auto device = int_pair(dl_device, "dl_device");
+  if (device && (device->first != kDLCPU || device->second != 0)) {
+    // The array API asks for BufferError; it is a ValueError too, like ember's other errors.
+    PyErr_SetString(g_dlpack_error.ptr(),
+                    str("[__dlpack__] can only export to the CPU, (1, 0), not (", device->first,
+                        ", ", device->second, ")")
+                        .c_str());
+    throw nb::python_error();
   }
   const int want_copy = copy.is_none() ? 0 : PyObject_IsTrue(copy.ptr());
   if (want_copy < 0) throw nb::python_error();
@@ -279,6 +303,11 @@ PyType_Slot tensor_buffer_slots[] = {
     {0, nullptr}};
 
 void init_interop(nb::module_& m, TensorClass& cls) {
+  g_dlpack_error = nb::steal(PyErr_NewExceptionWithDoc(
+      "ember_core._C.DLPackError",
+      "A DLPack export the tensor cannot provide (array API: BufferError).",
+      nb::make_tuple(nb::handle(PyExc_BufferError), nb::handle(PyExc_ValueError)).ptr(), nullptr));
+  m.attr("DLPackError") = g_dlpack_error;
   cls.def("__dlpack__", &tensor_dlpack, nb::kw_only(), nb::arg("stream") = nb::none(),
           nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
           nb::arg("copy") = nb::none(),

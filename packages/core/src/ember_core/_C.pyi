@@ -1994,6 +1994,10 @@ def diff(
     prepend: object | None = None,
     append: object | None = None,
 ) -> object: ...
+
+class DLPackError(BufferError, ValueError):
+    """A DLPack export the tensor cannot provide (array API: BufferError)."""
+
 def from_dlpack(
     ext_tensor: object, *, device: object | None = None, copy: object | None = None
 ) -> object:

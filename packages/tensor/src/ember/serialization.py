@@ -28,7 +28,7 @@ FileLike = Union[str, "os.PathLike[str]", IO[bytes]]
 _FORMAT_KEY, _FORMAT_VERSION = "ember.format", "1"
 _TREE_KEY, _TENSORS_KEY = "ember.tree", "ember.tensors"
 # Nesting deeper than this is refused on load (and cannot be produced by save).
-_MAX_DEPTH = 500
+_MAX_DEPTH = 100
 _SCALAR_KEY_TYPES = (str, int, float, bool, type(None))
 
 
@@ -277,7 +277,7 @@ def save(obj: Any, f: FileLike) -> None:
     Raises:
         TypeError: ``obj`` holds something other than the types above, or ``f`` is neither a
             path nor a writable binary file.
-        ValueError: ``obj`` contains itself, or is nested more than 500 levels deep.
+        ValueError: ``obj`` contains itself, or is nested more than 100 levels deep.
 
     Example:
         >>> ember.save({"w": ember.ones(2, 3)}, "model.safetensors")
