@@ -24,7 +24,8 @@ void check_device(const char* op, nb::handle device) {
               "' is not available in this build of ember (", EMBER_VARIANT, " variant)");
 }
 
-// The one place creation ops check device= and requires_grad= (autograd is a later issue).
+// The one place creation ops check device= and requires_grad= (ember.autograd intercepts
+// requires_grad=True before the call gets here).
 void check_creation_options(const char* op, nb::handle device, nb::handle requires_grad) {
   check_device(op, device);
   EMBER_CHECK(PyBool_Check(requires_grad.ptr()), TypeError, "[", op,

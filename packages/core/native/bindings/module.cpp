@@ -31,7 +31,8 @@ NB_MODULE(_C, m) {
   });
 
   py::init_dtypes(m);
-  py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.");
+  py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.",
+                       nb::type_slots(py::tensor_buffer_slots));
   py::init_tensor_class(m, cls);
   py::init_grad_dispatch(m, cls);
   py::init_elementwise(m, cls);
@@ -50,6 +51,7 @@ NB_MODULE(_C, m) {
   py::init_index_ops2(m, cls);
   py::init_select(m, cls);
   py::init_random2(m, cls);
+  py::init_interop(m, cls);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

@@ -1,7 +1,6 @@
 // Interop with NumPy and Python data: ember.from_numpy (zero-copy, both ways), Tensor.numpy(),
 // __array__, and ember.tensor / as_tensor from nested sequences.
-#include <nanobind/ndarray.h>
-
+#include "interop.h"
 #include "python_api.h"
 
 namespace ember::py {
@@ -38,6 +37,20 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
                       "float16, float32, float64"));
 }
 
+// nanobind refuses byte-swapped, object and long double arrays and strides that are not a
+// multiple of the item size: say so by name instead of 'std::bad_cast'.
+[[noreturn]] void throw_unconvertible(nb::handle obj, const char* op) {
+  std::string dtype = "?", strides = "?";
+  if (nb::hasattr(obj, "dtype")) dtype = nb::repr(nb::getattr(obj, "dtype")).c_str();
+  if (nb::hasattr(obj, "strides")) strides = nb::repr(nb::getattr(obj, "strides")).c_str();
+  throw TypeError(str("[", op, "] can't convert an array of dtype ", dtype, " with strides ",
+                      strides, " (bytes); supported: native-byte-order bool, uint8, int8, int16,",
+                      " int32, int64, float16, float32, float64 with strides that are multiples",
+                      " of the item size"));
+}
+
+}  // namespace
+
 nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   using nb::dlpack::dtype_code;
   const uint8_t bits = static_cast<uint8_t>(element_size(t) * 8);
@@ -49,26 +62,25 @@ nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   return {static_cast<uint8_t>(code), bits, 1};
 }
 
-// nanobind refuses byte-swapped, object and long double arrays and strides that are not a
-// multiple of the item size: say so by name instead of 'std::bad_cast'.
-ArrayIn as_array(nb::handle obj) {
+Tensor from_array(nb::handle obj, const char* op) {
+  // Writable first: a read-only source (DLPack flag, read-only buffer) only shows as a refused
+  // writable import, and the tensor must then refuse writes too.
+  bool writable = true;
+  std::optional<ArrayIn> maybe;
   try {
-    return nb::cast<ArrayIn>(obj);
+    maybe.emplace(nb::cast<nb::ndarray<nb::device::cpu>>(obj));
   } catch (const nb::cast_error&) {
     PyErr_Clear();
+    writable = false;
+    try {
+      maybe.emplace(nb::cast<ArrayIn>(obj));
+    } catch (const nb::cast_error&) {
+      PyErr_Clear();
+      throw_unconvertible(obj, op);
+    }
   }
-  std::string dtype = "?", strides = "?";
-  if (nb::hasattr(obj, "dtype")) dtype = nb::repr(nb::getattr(obj, "dtype")).c_str();
-  if (nb::hasattr(obj, "strides")) strides = nb::repr(nb::getattr(obj, "strides")).c_str();
-  throw TypeError(str("[from_numpy] can't convert an array of dtype ", dtype, " with strides ",
-                      strides, " (bytes); supported: native-byte-order bool, uint8, int8, int16,",
-                      " int32, int64, float16, float32, float64 with strides that are multiples",
-                      " of the item size"));
-}
-
-Tensor from_numpy(nb::handle obj) {
-  const ArrayIn array = as_array(obj);
-  const ScalarType dtype = from_dlpack_dtype(array.dtype(), "from_numpy");
+  const ArrayIn& array = *maybe;
+  const ScalarType dtype = from_dlpack_dtype(array.dtype(), op);
   Shape sizes(array.ndim()), strides(array.ndim());
   int64_t lo = 0, hi = 0;  // element range reachable from the data pointer
   bool empty = false;
@@ -78,8 +90,9 @@ Tensor from_numpy(nb::handle obj) {
     empty |= sizes[i] == 0;
     if (sizes[i] > 0) (strides[i] < 0 ? lo : hi) += (sizes[i] - 1) * strides[i];
   }
-  bool writable = true;
-  if (nb::hasattr(obj, "flags")) writable = nb::cast<bool>(obj.attr("flags").attr("writeable"));
+  if (writable && nb::hasattr(obj, "flags")) {
+    writable = nb::cast<bool>(obj.attr("flags").attr("writeable"));
+  }
   // Storage starts at the lowest reachable element so negative strides stay in bounds.
   const int64_t esize = element_size(dtype);
   char* base = static_cast<char*>(const_cast<void*>(array.data())) + lo * esize;
@@ -97,6 +110,8 @@ Tensor from_numpy(nb::handle obj) {
   impl->dtype = dtype;
   return Tensor(std::move(impl));
 }
+
+namespace {
 
 nb::object to_numpy(nb::handle self) {
   const Tensor& t = unwrap(self);
@@ -199,7 +214,7 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
     return to_dtype(t, dtype.value_or(t.dtype()), copy);
   }
   if (has_array_interface(data)) {
-    Tensor t = from_numpy(data);
+    Tensor t = from_array(data, "tensor");
     if (!copy && (!dtype || *dtype == t.dtype())) return t;
     return to_dtype(t, dtype.value_or(t.dtype()), copy);
   }
@@ -228,7 +243,7 @@ void init_numpy(nb::module_& m, TensorClass& cls) {
     EMBER_CHECK(nb::hasattr(array, "__array_interface__") || nb::hasattr(array, "__dlpack__"),
                 TypeError, "[from_numpy] expected np.ndarray (got ",
                 nb::type_name(array.type()).c_str(), ")");
-    return wrap(from_numpy(array));
+    return wrap(from_array(array, "from_numpy"));
   }, nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
   cls.def("numpy", [](nb::handle self, bool force) -> nb::object {
     if (force) return to_numpy(wrap(clone(unwrap(self))));

@@ -42,8 +42,9 @@ from ember._grad_mode import (
 )
 from ember._tensor import Size, Tensor
 from ember._tensor_str import get_printoptions, printoptions, set_printoptions
+from ember.serialization import load, save
 
-from ember import cuda, version  # isort: skip
+from ember import cuda, testing, version  # isort: skip
 
 __version__ = "0.1.0"
 

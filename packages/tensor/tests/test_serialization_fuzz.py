@@ -1,0 +1,250 @@
+"""ember.load on hostile input: truncated, bit-flipped and hand-crafted files and real pickles.
+
+The only acceptable outcomes are a loaded object or a ValueError starting with ``[load]``: never a
+crash, a hang, a huge allocation, another exception type or code running from the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import struct
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ember
+
+
+def saved_bytes(obj: Any) -> bytes:
+    buffer = io.BytesIO()
+    ember.save(obj, buffer)
+    return buffer.getvalue()
+
+
+SAMPLE = saved_bytes(
+    {
+        "w": ember.arange(12.0).reshape(3, 4),
+        "views": [ember.arange(6)[1:], ember.arange(6)],
+        "meta": {"name": "x", "n": 3, "f": 0.5, "ok": True, "none": None},
+    }
+)
+
+
+def build(header: dict[str, Any], data: bytes = b"") -> bytes:
+    raw = json.dumps(header).encode()
+    return struct.pack("<Q", len(raw)) + raw + data
+
+
+def ember_file(tree: Any, tensors: Any, entries: dict[str, Any], data: bytes) -> bytes:
+    metadata = {"ember.format": "1", "ember.tree": json.dumps(tree)}
+    metadata["ember.tensors"] = json.dumps(tensors)
+    return build({**entries, "__metadata__": metadata}, data)
+
+
+def load_bytes(raw: bytes, use_mmap: bool = False, tmp_path: Path | None = None) -> Any:
+    if use_mmap:
+        assert tmp_path is not None
+        path = tmp_path / "f.safetensors"
+        path.write_bytes(raw)
+        return ember.load(path, mmap=True)
+    return ember.load(io.BytesIO(raw))
+
+
+def loads_or_rejects(raw: bytes) -> None:
+    try:
+        result = load_bytes(raw)
+    except ValueError as error:
+        assert str(error).startswith("[load]"), str(error)
+        return
+    # A surviving mutation must still give well-formed tensors we can read.
+    for t in _tensors(result):
+        t.sum()
+
+
+def _tensors(obj: Any) -> list[Any]:
+    if isinstance(obj, ember.Tensor):
+        return [obj]
+    if isinstance(obj, dict):
+        return [t for v in obj.values() for t in _tensors(v)]
+    if isinstance(obj, (list, tuple)):
+        return [t for v in obj for t in _tensors(v)]
+    return []
+
+
+def rejects(raw: bytes, *words: str) -> None:
+    with pytest.raises(ValueError) as info:
+        load_bytes(raw)
+    message = str(info.value)
+    assert message.startswith("[load]"), message
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_every_truncation_is_rejected() -> None:
+    for n in range(len(SAMPLE)):
+        rejects(SAMPLE[:n])
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_bit_flips_load_or_raise_value_error(data: st.DataObject) -> None:
+    raw = bytearray(SAMPLE)
+    for _ in range(data.draw(st.integers(1, 4))):
+        position = data.draw(st.integers(0, len(raw) - 1))
+        raw[position] ^= 1 << data.draw(st.integers(0, 7))
+    loads_or_rejects(bytes(raw))
+
+
+@settings(max_examples=200)
+@given(st.binary(max_size=64))
+def test_random_bytes_are_rejected(raw: bytes) -> None:
+    loads_or_rejects(raw)
+
+
+@settings(max_examples=200)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.text(max_size=4), children, max_size=4)
+        ),
+        max_leaves=20,
+    )
+)
+def test_hostile_json_trees_and_records(node: Any) -> None:
+    entries = {"s": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}
+    record = {"storage": "s", "dtype": "F32", "shape": [4], "stride": [1], "offset": 0}
+    loads_or_rejects(ember_file(node, [record], entries, bytes(16)))
+    loads_or_rejects(ember_file(["tensor", 0], [node], entries, bytes(16)))
+    loads_or_rejects(build({"s": node}, bytes(16)))
+
+
+def test_absurd_header_sizes() -> None:
+    rejects(struct.pack("<Q", 2**63) + b"{}", "header length")
+    rejects(struct.pack("<Q", 100_000_001) + b"{" + b" " * 100, "header length")
+    rejects(struct.pack("<Q", 50) + b"{}", "header length")
+
+
+@pytest.mark.parametrize(
+    "entry, words",
+    [
+        ({"dtype": "F32", "shape": [2**40, 2**40], "data_offsets": [0, 16]}, ["needs"]),
+        ({"dtype": "F32", "shape": [4], "data_offsets": [0, 2**64]}, ["int"]),
+        ({"dtype": "F32", "shape": [-4], "data_offsets": [0, 16]}, ["int"]),
+        ({"dtype": "F32", "shape": [4.0], "data_offsets": [0, 16]}, ["int"]),
+        ({"dtype": "F32", "shape": [True, 4], "data_offsets": [0, 16]}, ["int"]),
+        ({"dtype": "C64", "shape": [2], "data_offsets": [0, 16]}, ["dtype"]),
+        ({"dtype": "F32", "shape": [4], "data_offsets": [16, 0]}, ["data_offsets"]),
+        ({"dtype": "F32", "shape": [4], "data_offsets": [0, 16], "extra": 1}, ["keys"]),
+        ({"dtype": "F32", "shape": [1] * 65, "data_offsets": [0, 4]}, ["at most"]),
+    ],
+)
+def test_hostile_entries(entry: dict[str, Any], words: list[str]) -> None:
+    rejects(build({"x": entry}, bytes(16)), *words)
+
+
+def test_overlaps_gaps_and_trailing_bytes() -> None:
+    a = {"dtype": "U8", "shape": [8], "data_offsets": [0, 8]}
+    overlapping = {"dtype": "U8", "shape": [8], "data_offsets": [4, 12]}
+    rejects(build({"a": a, "b": overlapping}, bytes(12)), "tile")
+    gap = {"dtype": "U8", "shape": [2], "data_offsets": [10, 12]}
+    rejects(build({"a": a, "b": gap}, bytes(12)), "tile")
+    rejects(build({"a": a}, bytes(9)), "cover")
+
+
+def test_duplicate_keys_and_constants() -> None:
+    entry = '{"dtype":"U8","shape":[1],"data_offsets":[0,1]}'
+    raw = f'{{"a":{entry},"a":{entry}}}'.encode()
+    rejects(struct.pack("<Q", len(raw)) + raw + b"\0", "duplicate")
+    raw = b'{"a":{"dtype":"U8","shape":[NaN],"data_offsets":[0,1]}}'
+    rejects(struct.pack("<Q", len(raw)) + raw + b"\0", "NaN")
+    raw = b'{"__metadata__":"x"}'
+    rejects(struct.pack("<Q", len(raw)) + raw, "__metadata__")
+
+
+def test_deep_nesting_is_rejected() -> None:
+    raw = b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    rejects(struct.pack("<Q", len(raw)) + raw, "deep")
+    entries = {"s": {"dtype": "U8", "shape": [0], "data_offsets": [0, 0]}}
+    deep: Any = ["none"]
+    for _ in range(150):
+        deep = ["list", [deep]]
+    rejects(ember_file(deep, [], entries, b""), "nested")
+
+
+@pytest.mark.parametrize("use_mmap", [False, True])
+def test_views_reaching_outside_their_storage(tmp_path: Path, use_mmap: bool) -> None:
+    entries = {"s": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}
+
+    def with_record(**changes: Any) -> bytes:
+        record = {"storage": "s", "dtype": "F32", "shape": [4], "stride": [1], "offset": 0}
+        return ember_file(["tensor", 0], [{**record, **changes}], entries, bytes(16))
+
+    for changes in (
+        {"offset": 1},
+        {"stride": [2]},
+        {"stride": [-1]},
+        {"dtype": "F64"},
+        {"shape": [2**62, 4], "stride": [2**62, 1]},
+        {"shape": [3], "stride": [2**62]},
+        {"offset": 2**63},
+        {"storage": "missing"},
+        {"shape": [4, 4], "stride": [1]},
+    ):
+        with pytest.raises(ValueError, match=r"^\[load\]"):
+            load_bytes(with_record(**changes), use_mmap, tmp_path)
+    # In bounds: an expanded view (stride 0) and a reversed one (negative stride).
+    expanded = load_bytes(with_record(shape=[1000, 4], stride=[0, 1]), use_mmap, tmp_path)
+    assert tuple(expanded.shape) == (1000, 4)
+    reversed_view = load_bytes(with_record(stride=[-1], offset=3), use_mmap, tmp_path)
+    assert reversed_view.stride() == (-1,)
+
+
+def test_tree_naming_a_missing_tensor() -> None:
+    entries = {"s": {"dtype": "U8", "shape": [0], "data_offsets": [0, 0]}}
+    rejects(ember_file(["tensor", 0], [], entries, b""), "names no tensor")
+    rejects(ember_file(["tensor", True], [], entries, b""), "names no tensor")
+    rejects(
+        ember_file(
+            ["dict", [[["str", "a"], ["none"]], [["str", "a"], ["none"]]]], [], entries, b""
+        ),
+        "duplicate",
+    )
+    rejects(ember_file(["int", "1e5"], [], entries, b""), "malformed")
+    rejects(ember_file(["eval", "__import__('os')"], [], entries, b""), "malformed")
+
+
+class Boom:
+    """Unpickling this would run code: ember must refuse the file before that could happen."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (pytest.fail, ("ember.load unpickled a file",))
+
+
+@pytest.mark.parametrize("protocol", [0, 2, 4, 5])
+def test_pickles_are_refused_with_an_explanation(protocol: int) -> None:
+    raw = pickle.dumps({"w": [1.0, 2.0], "boom": Boom()}, protocol=protocol)
+    rejects(raw, "pickle")
+
+
+def test_torch_style_zip_checkpoint_is_refused() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("archive/data.pkl", pickle.dumps({"w": Boom()}, protocol=2))
+        archive.writestr("archive/version", "3\n")
+    rejects(buffer.getvalue(), "zip archive", "never unpickles")
+
+
+def test_real_torch_checkpoint_is_refused(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    path = tmp_path / "model.pt"
+    torch.save({"w": torch.ones(2)}, path)
+    with pytest.raises(ValueError, match="never unpickles"):
+        ember.load(path)
