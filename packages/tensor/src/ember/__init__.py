@@ -7,6 +7,7 @@
 # ruff: noqa: E402, F401 - the imports below follow the namespace setup on purpose
 from __future__ import annotations
 
+import importlib
 import pkgutil
 import sys
 
@@ -50,11 +51,15 @@ __version__ = "0.1.0"
 
 
 def _load_autograd() -> None:
-    """Imports ember.autograd when the ember-autograd distribution is installed (DESIGN §3)."""
-    import importlib.util
+    """Imports ember.autograd when the ember-autograd distribution is installed (DESIGN §3).
 
-    if importlib.util.find_spec("ember.autograd") is not None:
-        import ember.autograd
+    Importing it registers the gradient recorder with the native op dispatch.
+    """
+    try:
+        importlib.import_module("ember.autograd")
+    except ModuleNotFoundError as error:
+        if error.name != "ember.autograd":
+            raise
 
 
 _load_autograd()

@@ -192,6 +192,39 @@ class Tensor(_C.TensorBase):
         )
         return result
 
+    # Stand-ins for the autograd half of Tensor: ember.autograd replaces them when installed.
+    @property
+    def grad(self) -> Any:
+        """The accumulated gradient (always None without ember-autograd)."""
+        return None
+
+    @property
+    def grad_fn(self) -> Any:
+        """The node that produced this tensor (always None without ember-autograd)."""
+        return None
+
+    @property
+    def is_leaf(self) -> bool:
+        """Whether the tensor was created by the user rather than recorded by an op."""
+        return True
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Marks the tensor as needing gradients (needs ember-autograd)."""
+        _no_grad(requires_grad, "requires_grad_")
+        return self
+
+    def backward(self, *args: Any, **kwargs: Any) -> None:
+        """Computes gradients (needs ember-autograd)."""
+        _no_grad(True, "backward")
+
+    def register_hook(self, hook: Callable[[Any], Any]) -> Any:
+        """Registers a gradient hook (needs ember-autograd)."""
+        _no_grad(True, "register_hook")
+
+    def retain_grad(self) -> None:
+        """Keeps the gradient of a non-leaf tensor (needs ember-autograd)."""
+        _no_grad(True, "retain_grad")
+
     def __iter__(self) -> Iterator[Tensor]:
         if self.dim() == 0:
             raise TypeError("[iter] iteration over a 0-d tensor")
