@@ -44,6 +44,7 @@ NB_MODULE(_C, m) {
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);
   py::init_math2(m, cls);
+  py::init_linalg_lapack(m);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

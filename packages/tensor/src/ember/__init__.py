@@ -37,5 +37,19 @@ from ember._tensor import Size, Tensor
 from ember._tensor_str import get_printoptions, printoptions, set_printoptions
 
 from ember import cuda, version  # isort: skip
+from ember import linalg  # isort: skip
+from ember._linalg_legacy import (  # isort: skip
+    cholesky,
+    cross,
+    det,
+    inverse,
+    logdet,
+    lu_unpack,
+    matrix_power,
+    pinverse,
+    qr,
+    slogdet,
+    svd,
+)
 
 __version__ = "0.1.0"
