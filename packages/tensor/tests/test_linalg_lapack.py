@@ -572,3 +572,21 @@ def test_bad_arguments_raise_typed_errors(fn: Any, args: list[int], kwarg: Any, 
         assert str(e).startswith("[") or EXEMPT_TYPE_ERRORS.search(str(e)), (fn.__name__, str(e))
     except (ValueError, IndexError, RuntimeError, NotImplementedError) as e:
         assert str(e).startswith("["), (fn.__name__, str(e))
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_large_single_system_split_over_threads(threads: int) -> None:
+    """One big system splits its right-hand sides (and inv its identity) over the pool."""
+    previous = ember.get_num_threads()
+    ember.set_num_threads(threads)
+    try:
+        a = well_conditioned((), 150, ember.float64)
+        b = rand((150, 200), ember.float64, 1)
+        close(LA.inv(tensor(a)), np.linalg.inv(a), ember.float64)
+        close(LA.solve(tensor(a), tensor(b)), np.linalg.solve(a, b), ember.float64)
+        LU, pivots = LA.lu_factor(tensor(a))
+        close(LA.lu_solve(LU, pivots, tensor(b)), np.linalg.solve(a, b), ember.float64)
+        singular = ember.zeros(150, 150, dtype=ember.float64)
+        assert LA.inv_ex(singular).info.item() == 1
+    finally:
+        ember.set_num_threads(previous)

@@ -108,6 +108,25 @@ inline void for_each_matrix(int64_t count, int64_t cost, FunctionRef<void(int64_
   parallel_for(0, count, grain, fn);
 }
 
+// Calls fn(i, col0, cols) for every matrix i < count and block of its k right-hand-side columns:
+// a batch smaller than the pool splits its columns so that one large system uses every thread.
+inline void for_each_rhs_block(int64_t count, int64_t k, int64_t cost,
+                               FunctionRef<void(int64_t, int64_t, int64_t)> fn) {
+  if (count == 0) return;
+  const int64_t threads = get_num_threads();
+  // At least 64 columns per block: narrower triangular solves lose more than they gain.
+  const int64_t blocks = count >= threads || in_parallel_region()
+                             ? 1
+                             : std::clamp<int64_t>(k / 64, 1, (threads + count - 1) / count);
+  for_each_matrix(count * blocks, cost / blocks, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t i = t / blocks, b = t % blocks;
+      const int64_t col0 = k * b / blocks, col1 = k * (b + 1) / blocks;
+      fn(i, col0, col1 - col0);
+    }
+  });
+}
+
 // Calls fn(float{}) or fn(double{}) for the dtype (already checked by check_float).
 template <typename Fn>
 void dispatch_float(ScalarType t, Fn&& fn) {

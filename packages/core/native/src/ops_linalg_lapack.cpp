@@ -103,13 +103,11 @@ Tensor linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, 
   dispatch_float(LU.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if (n == 0 || k == 0) return;
-    for_each_matrix(count, n * n * k, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        check_arguments(lapack::getrs<T>(trans, n, k, lu.data<T>() + i * n * n,
-                                         n, piv.data<int32_t>() + i * n, b.data<T>() + i * n * k,
-                                         n),
-                        op, "getrs");
-      }
+    for_each_rhs_block(count, k, n * n * k, [&](int64_t i, int64_t col0, int64_t cols) {
+      check_arguments(lapack::getrs<T>(trans, n, cols, lu.data<T>() + i * n * n, n,
+                                       piv.data<int32_t>() + i * n,
+                                       b.data<T>() + i * n * k + col0 * n, n),
+                      op, "getrs");
     });
   });
   return left ? row_major_copy(b, b.sizes()) : b;
@@ -189,18 +187,19 @@ Tensor2 linalg_solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_
   dispatch_float(A.dtype(), [&](auto tag) {
     using T = decltype(tag);
     int32_t* infos = info.data<int32_t>();
-    for_each_matrix(count, n * n * (n + k), [&](int64_t begin, int64_t end) {
-      std::vector<int> piv(static_cast<size_t>(std::max<int64_t>(n, 1)));
+    std::vector<int> piv(static_cast<size_t>(count * n));
+    for_each_matrix(count, n * n * n, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        T* ai = a.data<T>() + i * n * n;
-        infos[i] = n == 0 ? 0 : lapack::getrf<T>(n, n, ai, n, piv.data());
+        infos[i] = n == 0 ? 0 : lapack::getrf<T>(n, n, a.data<T>() + i * n * n, n, &piv[i * n]);
         check_arguments(infos[i], op, "getrf");
-        if (n > 0 && k > 0) {
-          check_arguments(lapack::getrs<T>('T', n, k, ai, n, piv.data(), b.data<T>() + i * n * k,
-                                           n),
-                          op, "getrs");
-        }
       }
+    });
+    if (n == 0 || k == 0) return;
+    // A singular matrix still gets a (non-finite) solution, as in torch.
+    for_each_rhs_block(count, k, n * n * k, [&](int64_t i, int64_t col0, int64_t cols) {
+      check_arguments(lapack::getrs<T>('T', n, cols, a.data<T>() + i * n * n, n, &piv[i * n],
+                                       b.data<T>() + i * n * k + col0 * n, n),
+                      op, "getrs");
     });
   });
   if (check_errors) {
@@ -216,9 +215,14 @@ Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
   check_float(A, op);
   const Shape batch = batch_shape(A);
   const int64_t n = A.size(-1), count = batch_count(batch);
-  // getrf + getri on A^T (the row-major copy) leave inv(A^T) = inv(A)^T, i.e. inv(A) row-major.
+  // LAPACK factors the row-major copy, A^T; inv(A^T) read back row-major is inv(A).
   Tensor a = row_major_copy(A, A.sizes());
   Tensor info = empty_info(batch);
+  // getri (4/3 n^3 after the LU) runs on one thread; solving A^T X = I by blocks of columns
+  // (2 n^3) uses the whole pool, which wins when the batch is too small to occupy it.
+  const bool by_columns = count < get_num_threads() && n >= 128 && !in_parallel_region();
+  Tensor x = by_columns ? zeros(A.sizes(), A.dtype()) : a;
+  if (by_columns) fill_(diagonal(x, 0, -2, -1), 1.0);
   dispatch_float(A.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if (n == 0) {
@@ -229,17 +233,24 @@ Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
     check_arguments(lapack::getri<T>(n, nullptr, n, nullptr, &query, -1), op, "getri");
     const int lwork = workspace_size(query);
     int32_t* infos = info.data<int32_t>();
+    std::vector<int> piv(static_cast<size_t>(count * n));
     for_each_matrix(count, n * n * n, [&](int64_t begin, int64_t end) {
-      std::vector<int> piv(static_cast<size_t>(n));
-      std::vector<T> work(static_cast<size_t>(lwork));
+      std::vector<T> work(by_columns ? 0 : static_cast<size_t>(lwork));
       for (int64_t i = begin; i < end; ++i) {
         T* ai = a.data<T>() + i * n * n;
-        infos[i] = lapack::getrf<T>(n, n, ai, n, piv.data());
+        infos[i] = lapack::getrf<T>(n, n, ai, n, &piv[i * n]);
         check_arguments(infos[i], op, "getrf");
-        if (infos[i] == 0) {
-          check_arguments(lapack::getri<T>(n, ai, n, piv.data(), work.data(), lwork), op, "getri");
+        if (!by_columns && infos[i] == 0) {
+          check_arguments(lapack::getri<T>(n, ai, n, &piv[i * n], work.data(), lwork), op,
+                          "getri");
         }
       }
+    });
+    if (!by_columns) return;
+    for_each_rhs_block(count, n, n * n * n, [&](int64_t i, int64_t col0, int64_t cols) {
+      check_arguments(lapack::getrs<T>('N', n, cols, a.data<T>() + i * n * n, n, &piv[i * n],
+                                       x.data<T>() + i * n * n + col0 * n, n),
+                      op, "getrs");
     });
   });
   if (check_errors) {
@@ -249,7 +260,7 @@ Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
                  "singular.");
     });
   }
-  return {a, info};
+  return {x, info};
 }
 
 Tensor2 linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors, const char* op) {
