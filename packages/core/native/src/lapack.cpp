@@ -28,16 +28,15 @@ struct Routines {
                 const int*, int*, Len);
   void (*potrf)(const char*, const int*, T*, const int*, int*, Len);
   void (*geqrf)(const int*, const int*, T*, const int*, T*, T*, const int*, int*);
-  void (*orgqr)(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*,
-                int*);
+  void (*orgqr)(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*);
   void (*gesdd)(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,
                 const int*, T*, const int*, int*, int*, Len);
   void (*syevd)(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, int*,
                 const int*, int*, Len, Len);
-  void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*,
-               T*, const int*, int*, Len);
-  void (*gelsy)(const int*, const int*, const int*, T*, const int*, T*, const int*, int*,
-                const T*, int*, T*, const int*, int*);
+  void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*,
+               const int*, int*, Len);
+  void (*gelsy)(const int*, const int*, const int*, T*, const int*, T*, const int*, int*, const T*,
+                int*, T*, const int*, int*);
   void (*gelsd)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
                 int*, T*, const int*, int*, int*);
   void (*gelss)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
@@ -130,8 +129,7 @@ template <typename T>
 int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt, T* work,
           int lwork, int* iwork) {
   int info = 0;
-  routines<T>().gesdd(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info,
-                      1);
+  routines<T>().gesdd(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info, 1);
   return info;
 }
 
@@ -162,8 +160,7 @@ template <typename T>
 int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank, T* work,
           int lwork, int* iwork) {
   int info = 0;
-  routines<T>().gelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork,
-                      &info);
+  routines<T>().gelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork, &info);
   return info;
 }
 
@@ -175,18 +172,18 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   return info;
 }
 
-#define EMBER_LAPACK_INSTANTIATE(T)                                                            \
-  template int getrf<T>(int, int, T*, int, int*);                                              \
-  template int getri<T>(int, T*, int, const int*, T*, int);                                    \
-  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);                   \
-  template int potrf<T>(char, int, T*, int);                                                   \
-  template int geqrf<T>(int, int, T*, int, T*, T*, int);                                       \
-  template int orgqr<T>(int, int, int, T*, int, const T*, T*, int);                            \
-  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int, T*, int, int*);         \
-  template int syevd<T>(char, char, int, T*, int, T*, T*, int, int*, int);                     \
-  template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                        \
-  template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);              \
-  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);          \
+#define EMBER_LAPACK_INSTANTIATE(T)                                                    \
+  template int getrf<T>(int, int, T*, int, int*);                                      \
+  template int getri<T>(int, T*, int, const int*, T*, int);                            \
+  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);           \
+  template int potrf<T>(char, int, T*, int);                                           \
+  template int geqrf<T>(int, int, T*, int, T*, T*, int);                               \
+  template int orgqr<T>(int, int, int, T*, int, const T*, T*, int);                    \
+  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int, T*, int, int*); \
+  template int syevd<T>(char, char, int, T*, int, T*, T*, int, int*, int);             \
+  template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
+  template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \
+  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);  \
   template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);
 
 EMBER_LAPACK_INSTANTIATE(float)

@@ -29,15 +29,15 @@ inline void check_matrix(const Tensor& a, const char* op, const char* name = "A"
   EMBER_CHECK(a.dim() >= 2, RuntimeError, "[", op, "] The input tensor ", name,
               " must have at least 2 dimensions.");
   // Fortran indexes a matrix with 32-bit integers.
-  EMBER_CHECK(a.size(-2) * a.size(-1) <= 0x7fffffff, ValueError, "[", op, "] ", name,
-              " of shape ", a.sizes(), " exceeds the 32-bit LAPACK limit per matrix");
+  EMBER_CHECK(a.size(-2) * a.size(-1) <= 0x7fffffff, ValueError, "[", op, "] ", name, " of shape ",
+              a.sizes(), " exceeds the 32-bit LAPACK limit per matrix");
 }
 
 inline void check_square(const Tensor& a, const char* op, const char* name = "A") {
   check_matrix(a, op, name);
   EMBER_CHECK(a.size(-1) == a.size(-2), RuntimeError, "[", op, "] ", name,
-              " must be batches of square matrices, but they are ", a.size(-2), " by ",
-              a.size(-1), " matrices");
+              " must be batches of square matrices, but they are ", a.size(-2), " by ", a.size(-1),
+              " matrices");
 }
 
 inline void check_same_dtype(const Tensor& a, const Tensor& b, const char* op) {
@@ -46,9 +46,7 @@ inline void check_same_dtype(const Tensor& a, const Tensor& b, const char* op) {
               dtype_name(a.dtype()), " and B of type ", dtype_name(b.dtype()), " instead");
 }
 
-inline Shape batch_shape(const Tensor& a) {
-  return Shape(a.sizes().begin(), a.sizes().end() - 2);
-}
+inline Shape batch_shape(const Tensor& a) { return Shape(a.sizes().begin(), a.sizes().end() - 2); }
 
 inline int64_t batch_count(const Shape& batch) {
   int64_t n = 1;
@@ -69,8 +67,8 @@ inline Shape broadcast_batch(const Shape& a, const Shape& b, const char* op) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    EMBER_CHECK(da == db || da == 1 || db == 1, RuntimeError, "[", op,
-                "] the batch dimensions ", a, " and ", b, " cannot be broadcast together");
+    EMBER_CHECK(da == db || da == 1 || db == 1, RuntimeError, "[", op, "] the batch dimensions ", a,
+                " and ", b, " cannot be broadcast together");
     out[i] = da == 1 ? db : da;
   }
   return out;

@@ -64,9 +64,8 @@ Tensor2 linalg_qr(const Tensor& A, const std::string& mode, const char* op) {
           for (int64_t c = r; c < n; ++c) ri[r * n + c] = wi[r + c * m];
         }
         if (want_q && q_cols > 0) {
-          check_arguments(
-              lapack::orgqr<T>(m, q_cols, k, wi, m, tau.data(), buffer.data(), lwork), op,
-              "orgqr");
+          check_arguments(lapack::orgqr<T>(m, q_cols, k, wi, m, tau.data(), buffer.data(), lwork),
+                          op, "orgqr");
         }
       }
     });
@@ -106,8 +105,8 @@ Tensor3 linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv, const c
     using T = decltype(tag);
     T query = 0, dummy = 0;
     std::vector<int> iwork(static_cast<size_t>(8 * k));
-    check_arguments(lapack::gesdd<T>(jobz, n, m, nullptr, n, nullptr, nullptr, ldu, nullptr,
-                                     ldvt, &query, -1, iwork.data()),
+    check_arguments(lapack::gesdd<T>(jobz, n, m, nullptr, n, nullptr, nullptr, ldu, nullptr, ldvt,
+                                     &query, -1, iwork.data()),
                     op, "gesdd");
     const int lwork = workspace_size(query);
     int32_t* infos = info.data<int32_t>();
@@ -117,8 +116,8 @@ Tensor3 linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv, const c
       for (int64_t i = begin; i < end; ++i) {
         T* vh = compute_uv ? Vh.data<T>() + i * vh_rows * n : &dummy;
         T* u = compute_uv ? U.data<T>() + i * m * u_cols : &dummy;
-        infos[i] = lapack::gesdd<T>(jobz, n, m, a.data<T>() + i * m * n, n, S.data<T>() + i * k,
-                                    vh, ldu, u, ldvt, work.data(), lwork, iw.data());
+        infos[i] = lapack::gesdd<T>(jobz, n, m, a.data<T>() + i * m * n, n, S.data<T>() + i * k, vh,
+                                    ldu, u, ldvt, work.data(), lwork, iw.data());
         // -4: A holds a NaN (LAPACK checks); any other negative value is an ember bug.
         if (infos[i] != -4) check_arguments(infos[i], op, "gesdd");
       }
@@ -126,12 +125,14 @@ Tensor3 linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv, const c
   });
   raise_on_info(info, A.dim() > 2, op, [](int code) {
     if (code == -4) {
-      return std::string("The algorithm failed to converge because the input matrix contained "
-                         "non-finite values.");
+      return std::string(
+          "The algorithm failed to converge because the input matrix contained "
+          "non-finite values.");
     }
-    return str("The algorithm failed to converge because the input matrix is ill-conditioned or "
-               "has too many repeated singular values (error code: ",
-               code, ").");
+    return str(
+        "The algorithm failed to converge because the input matrix is ill-conditioned or "
+        "has too many repeated singular values (error code: ",
+        code, ").");
   });
   return {U, S, Vh};
 }
@@ -156,9 +157,9 @@ Tensor2 linalg_eigh(const Tensor& A, const std::string& uplo, bool compute_v, co
     if (n == 0) return;
     T query = 0;
     int iquery = 0;
-    check_arguments(lapack::syevd<T>(jobz, lapack_uplo, n, nullptr, n, nullptr, &query, -1,
-                                     &iquery, -1),
-                    op, "syevd");
+    check_arguments(
+        lapack::syevd<T>(jobz, lapack_uplo, n, nullptr, n, nullptr, &query, -1, &iquery, -1), op,
+        "syevd");
     const int lwork = workspace_size(query), liwork = std::max(1, iquery);
     int32_t* infos = info.data<int32_t>();
     for_each_matrix(count, n * n * n, [&](int64_t begin, int64_t end) {
@@ -166,16 +167,16 @@ Tensor2 linalg_eigh(const Tensor& A, const std::string& uplo, bool compute_v, co
       std::vector<int> iwork(static_cast<size_t>(liwork));
       for (int64_t i = begin; i < end; ++i) {
         infos[i] = lapack::syevd<T>(jobz, lapack_uplo, n, a.data<T>() + i * n * n, n,
-                                    W.data<T>() + i * n, work.data(), lwork, iwork.data(),
-                                    liwork);
+                                    W.data<T>() + i * n, work.data(), lwork, iwork.data(), liwork);
         check_arguments(infos[i], op, "syevd");
       }
     });
   });
   raise_on_info(info, A.dim() > 2, op, [](int code) {
-    return str("The algorithm failed to converge because the input matrix is ill-conditioned or "
-               "has too many repeated eigenvalues (error code: ",
-               code, ").");
+    return str(
+        "The algorithm failed to converge because the input matrix is ill-conditioned or "
+        "has too many repeated eigenvalues (error code: ",
+        code, ").");
   });
   // LAPACK's eigenvectors are columns of a column-major matrix: transposed in row-major a.
   if (!compute_v) return {W, empty_vector(A.dtype())};
@@ -240,8 +241,7 @@ Tensor4 linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double> rco
     } else if (driver == "gelsy") {
       lapack::gelsy<T>(m, n, k, nullptr, m, nullptr, ldb, nullptr, rc, &qrank, &query, -1);
     } else if (driver == "gelsd") {
-      lapack::gelsd<T>(m, n, k, nullptr, m, nullptr, ldb, nullptr, rc, &qrank, &query, -1,
-                       &iquery);
+      lapack::gelsd<T>(m, n, k, nullptr, m, nullptr, ldb, nullptr, rc, &qrank, &query, -1, &iquery);
     } else {
       lapack::gelss<T>(m, n, k, nullptr, m, nullptr, ldb, nullptr, rc, &qrank, &query, -1);
     }
@@ -259,8 +259,8 @@ Tensor4 linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double> rco
           infos[i] = lapack::gels<T>('N', m, n, k, ai, m, bi, ldb, work.data(), lwork);
         } else if (driver == "gelsy") {
           std::fill(jpvt.begin(), jpvt.end(), 0);  // every column free to move
-          infos[i] = lapack::gelsy<T>(m, n, k, ai, m, bi, ldb, jpvt.data(), rc, &r, work.data(),
-                                      lwork);
+          infos[i] =
+              lapack::gelsy<T>(m, n, k, ai, m, bi, ldb, jpvt.data(), rc, &r, work.data(), lwork);
         } else if (driver == "gelsd") {
           infos[i] = lapack::gelsd<T>(m, n, k, ai, m, bi, ldb, si, rc, &r, work.data(), lwork,
                                       iwork.data());
@@ -278,9 +278,10 @@ Tensor4 linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double> rco
     });
   });
   raise_on_info(info, A.dim() > 2, op, [](int code) {
-    return str("The least squares solution could not be computed because the input matrix does "
-               "not have full rank (error code: ",
-               code, ").");
+    return str(
+        "The least squares solution could not be computed because the input matrix does "
+        "not have full rank (error code: ",
+        code, ").");
   });
   // The SVD drivers give residuals only when every matrix has full rank (torch's rule).
   bool full_rank = true;

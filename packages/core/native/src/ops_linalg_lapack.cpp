@@ -21,8 +21,8 @@ namespace {
 void check_pivots(const Tensor& pivots, int64_t rows, const char* op) {
   const int32_t* p = pivots.data<int32_t>();
   for (int64_t i = 0; i < pivots.numel(); ++i) {
-    EMBER_CHECK(p[i] >= 1 && p[i] <= rows, RuntimeError, "[", op, "] pivots must lie in [1, ",
-                rows, "] (as returned by lu_factor), but one is ", p[i]);
+    EMBER_CHECK(p[i] >= 1 && p[i] <= rows, RuntimeError, "[", op, "] pivots must lie in [1, ", rows,
+                "] (as returned by lu_factor), but one is ", p[i]);
   }
 }
 
@@ -104,10 +104,10 @@ Tensor linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, 
     using T = decltype(tag);
     if (n == 0 || k == 0) return;
     for_each_rhs_block(count, k, n * n * k, [&](int64_t i, int64_t col0, int64_t cols) {
-      check_arguments(lapack::getrs<T>(trans, n, cols, lu.data<T>() + i * n * n, n,
-                                       piv.data<int32_t>() + i * n,
-                                       b.data<T>() + i * n * k + col0 * n, n),
-                      op, "getrs");
+      check_arguments(
+          lapack::getrs<T>(trans, n, cols, lu.data<T>() + i * n * n, n, piv.data<int32_t>() + i * n,
+                           b.data<T>() + i * n * k + col0 * n, n),
+          op, "getrs");
     });
   });
   return left ? row_major_copy(b, b.sizes()) : b;
@@ -137,8 +137,8 @@ Tensor3 lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data, bool
   if (unpack_pivots) {
     const Tensor piv = row_major_copy(pivots, piv_shape);
     check_pivots(piv, m, op);
-    P = zeros(matrix_shape(batch, m, m), is_floating(LU.dtype()) ? LU.dtype()
-                                                                 : ScalarType::Float32);
+    P = zeros(matrix_shape(batch, m, m),
+              is_floating(LU.dtype()) ? LU.dtype() : ScalarType::Float32);
     for_each_matrix(count, m * m, [&](int64_t begin, int64_t end) {
       std::vector<int64_t> perm(static_cast<size_t>(m));
       for (int64_t b = begin; b < end; ++b) {
@@ -241,8 +241,7 @@ Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
         infos[i] = lapack::getrf<T>(n, n, ai, n, &piv[i * n]);
         check_arguments(infos[i], op, "getrf");
         if (!by_columns && infos[i] == 0) {
-          check_arguments(lapack::getri<T>(n, ai, n, &piv[i * n], work.data(), lwork), op,
-                          "getri");
+          check_arguments(lapack::getri<T>(n, ai, n, &piv[i * n], work.data(), lwork), op, "getri");
         }
       }
     });
@@ -294,9 +293,10 @@ Tensor2 linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors, const
   });
   if (check_errors) {
     raise_on_info(info, A.dim() > 2, op, [](int i) {
-      return str("The factorization could not be completed because the input is not "
-                 "positive-definite (the leading minor of order ",
-                 i, " is not positive-definite).");
+      return str(
+          "The factorization could not be completed because the input is not "
+          "positive-definite (the leading minor of order ",
+          i, " is not positive-definite).");
     });
   }
   return {a, info};
@@ -305,7 +305,8 @@ Tensor2 linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors, const
 namespace {
 
 // LU-factors every matrix of A (as A^T, which has the same determinant) and calls
-// fn(i, diag, n, odd) with matrix i's U diagonal (stride n + 1) and whether P is an odd permutation.
+// fn(i, diag, n, odd) with matrix i's U diagonal (stride n + 1) and whether P is an odd
+// permutation.
 template <typename T, typename Fn>
 void for_each_lu_diagonal(const Tensor& A, const char* op, Fn fn) {
   const int64_t n = A.size(-1), count = batch_count(batch_shape(A));
