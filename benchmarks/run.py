@@ -297,6 +297,31 @@ def _matrices(n: int) -> Callable[[Any], dict[str, Any]]:
     return inputs
 
 
+def _linalg_inputs(n: int, dtype: str) -> Callable[[Any], dict[str, Any]]:
+    def inputs(np: Any) -> dict[str, Any]:
+        rng = np.random.default_rng(0)
+        # A dominant diagonal keeps inv/solve well conditioned, so float32 results compare.
+        a = rng.uniform(-1, 1, (n, n)) + n / 4 * np.eye(n)
+        return {"a": a.astype(dtype), "b": rng.uniform(-1, 1, (n, n)).astype(dtype)}
+
+    return inputs
+
+
+def _linalg(op: str) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[], Any]]]:
+    """inv(a), solve(a, b) or the singular values of svd(a) through each library's linalg."""
+
+    def make(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+        a, b = lib.from_numpy(data["a"]), lib.from_numpy(data["b"])
+        linalg = lib.attr("linalg")
+        if op == "inv":
+            return _repeat(lambda: linalg.inv(a))
+        if op == "solve":
+            return _repeat(lambda: linalg.solve(a, b))
+        return _repeat(lambda: linalg.svd(a, full_matrices=False)[1])
+
+    return make
+
+
 def workloads() -> list[Workload]:
     n = N_ELEMENTWISE
     ws = [
@@ -409,6 +434,19 @@ def workloads() -> list[Workload]:
                 rtol=1e-3,
             )
         )
+    for op, what in (("inv", "inv(a)"), ("solve", "solve(a, b)"), ("svd", "svd(a).S")):
+        for dtype in ("float32", "float64"):
+            ws.append(
+                Workload(
+                    f"{op}_512_{dtype[-2:]}",
+                    f"linalg.{what}, [512, 512] {dtype}",
+                    "us/call",
+                    0.0,
+                    _linalg_inputs(512, dtype),
+                    _linalg(op),
+                    rtol=1e-3,
+                )
+            )
     ws += [
         Workload(
             "autograd_chain_100",

@@ -52,6 +52,7 @@ NB_MODULE(_C, m) {
   py::init_select(m, cls);
   py::init_random2(m, cls);
   py::init_interop(m, cls);
+  py::init_linalg_lapack(m);
 
   m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);

@@ -117,6 +117,15 @@ bool blas_available() {
   }
 }
 
+void* blas_library_handle(const char* op) {
+  Blas& b = blas();
+  try {
+    return loaded_blas().handle;
+  } catch (const RuntimeError&) {
+    throw RuntimeError(str("[", op, "] OpenBLAS could not be loaded: ", b.error));
+  }
+}
+
 void blas_set_num_threads(int) {
   // Nothing to forward: OpenBLAS stays single-threaded and products use ember's pool.
 }

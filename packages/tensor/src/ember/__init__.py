@@ -46,6 +46,19 @@ from ember._tensor_str import get_printoptions, printoptions, set_printoptions
 from ember.serialization import load, save
 
 from ember import cuda, testing, version  # isort: skip
+from ember import linalg  # isort: skip
+from ember._linalg_legacy import (  # isort: skip
+    cholesky,
+    det,
+    inverse,
+    logdet,
+    lu_unpack,
+    matrix_power,
+    pinverse,
+    qr,
+    slogdet,
+    svd,
+)
 
 __version__ = "0.1.0"
 

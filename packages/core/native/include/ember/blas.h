@@ -10,6 +10,9 @@ namespace ember {
 
 void set_blas_library_path(const std::string& path);
 bool blas_available();
+// The dlopen'ed library (loaded on first call; raises RuntimeError naming `op` when missing), for
+// lapack.cpp to look up LAPACK symbols in the same OpenBLAS.
+void* blas_library_handle(const char* op);
 // Kept for symmetry with set_num_threads: OpenBLAS always runs single-threaded (blas.cpp says why).
 void blas_set_num_threads(int n);
 
