@@ -75,5 +75,6 @@ void init_factory(nb::module_& m);
 void init_linalg(nb::module_& m, TensorClass& cls);
 void init_numpy(nb::module_& m, TensorClass& cls);
 void init_math2(nb::module_& m, TensorClass& cls);
+void init_cuda(nb::module_& m);
 
 }  // namespace ember::py

@@ -1983,7 +1983,33 @@ def diff(
     append: object | None = None,
 ) -> object: ...
 
+_version: str
+
 variant: str
+
+def _cuda_toolkit_version() -> str:
+    """
+    The CUDA toolkit version of a CUDA build ("13.0"); empty for CPU builds.
+    """
+
+def _cuda_set_runtime_library_path(path: str) -> None:
+    """
+    Where the CUDA runtime is looked for first (set by ember_core at import).
+    """
+
+def _cuda_device_count() -> int:
+    """
+    Usable CUDA devices (the runtime is loaded on the first call; 0 on CPU builds).
+    """
+
+def _cuda_device_name(index: int) -> str:
+    """The name of CUDA device `index`."""
+
+def _cuda_unavailable_reason() -> str:
+    """Why no CUDA device can be used (empty when one can)."""
+
+def _cuda_runtime_version() -> str:
+    """The loaded CUDA runtime's version ("13.0"), empty when none loaded."""
 
 def get_num_threads() -> int: ...
 def set_num_threads(num: int) -> None: ...
