@@ -37,5 +37,8 @@ from ember._tensor import Size, Tensor
 from ember._tensor_str import get_printoptions, printoptions, set_printoptions
 
 from ember import cuda, version  # isort: skip
+from ember import _missing  # isort: skip
+
+_missing.install()  # `import ember.nn` without ember-nn names the distribution to install
 
 __version__ = "0.1.0"
