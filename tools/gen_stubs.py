@@ -48,8 +48,8 @@ def postprocess(text: str) -> str:
         else:
             lines.append(line.rstrip())
     body = "\n".join(lines)
-    # The build variant ("cpu", "cuda", ...) must not change the stub.
-    body = re.sub(r"^variant: str = .*$", "variant: str", body, flags=re.MULTILINE)
+    # The build variant ("cpu", "cuda", ...) and version must not change the stub.
+    body = re.sub(r"^(variant|_version): str = .*$", r"\1: str", body, flags=re.MULTILINE)
     body = re.sub(r"\n{3,}", "\n\n\n", body).strip("\n")
     return ruff_format(HEADER + "import builtins\n\n" + body + "\n")
 

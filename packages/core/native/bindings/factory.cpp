@@ -20,8 +20,12 @@ auto arg(const char* name) { return nb::arg(name).none(); }
 void check_device(const char* op, nb::handle device) {
   if (device.is_none()) return;
   const std::string name = nb::str(device).c_str();
-  EMBER_CHECK(name == "cpu" || name == "cpu:0", RuntimeError, "[", op, "] device '", name,
-              "' is not available in this build of ember (", EMBER_VARIANT, " variant)");
+  if (name == "cpu" || name == "cpu:0") return;
+  EMBER_CHECK(name.rfind("cuda", 0) != 0, RuntimeError, "[", op, "] device '", name,
+              "': CUDA tensors are not yet supported in this release of ember (no variant has "
+              "them yet; ember.cuda only reports devices)");
+  throw RuntimeError(str("[", op, "] device '", name, "' is not available: ember tensors live on "
+                         "the CPU only in this release"));
 }
 
 // The one place creation ops check device= and requires_grad= (ember.autograd intercepts

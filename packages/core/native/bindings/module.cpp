@@ -53,8 +53,8 @@ NB_MODULE(_C, m) {
   py::init_random2(m, cls);
   py::init_interop(m, cls);
   py::init_linalg_lapack(m);
+  py::init_cuda(m);
 
-  m.attr("variant") = EMBER_VARIANT;
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads, nb::arg("num"));
   m.def("_set_blas_library_path", &set_blas_library_path, nb::arg("path"));

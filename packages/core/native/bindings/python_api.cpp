@@ -5,7 +5,9 @@
 namespace ember::py {
 namespace {
 nb::handle g_tensor_class;
-nb::object g_dtypes[kNumScalarTypes];
+// Handles, not nb::object: a static destructor would DECREF after the interpreter is gone
+// (a crash at exit on Python 3.12+). The dtype objects live as long as the process.
+nb::handle g_dtypes[kNumScalarTypes];
 }  // namespace
 
 void set_tensor_class(nb::handle cls) {
@@ -88,8 +90,8 @@ std::optional<int64_t> index_value(nb::handle h, bool* overflow) {
 }
 
 bool has_float_slot(nb::handle h) {
-  const PyNumberMethods* number = Py_TYPE(h.ptr())->tp_as_number;
-  return PyFloat_Check(h.ptr()) || (number != nullptr && number->nb_float != nullptr);
+  // PyType_GetSlot, not tp_as_number: the abi3 wheel builds against the limited API.
+  return PyFloat_Check(h.ptr()) || PyType_GetSlot(Py_TYPE(h.ptr()), Py_nb_float) != nullptr;
 }
 
 Tensor to_optional_tensor(nb::handle h, const char* op, const char* arg) {
@@ -97,7 +99,7 @@ Tensor to_optional_tensor(nb::handle h, const char* op, const char* arg) {
   return to_tensor(h, op, arg);
 }
 
-nb::object dtype_object(ScalarType t) { return g_dtypes[static_cast<int>(t)]; }
+nb::object dtype_object(ScalarType t) { return nb::borrow(g_dtypes[static_cast<int>(t)]); }
 
 ScalarType to_dtype_arg(nb::handle h, const char* op) {
   if (nb::isinstance<DType>(h)) return nb::cast<const DType&>(h).type;
@@ -187,7 +189,7 @@ void init_dtypes(nb::module_& m) {
       .def("__reduce__", [](const DType& d) { return std::string(dtype_name(d.type)); });
   for (int i = 0; i < kNumScalarTypes; ++i) {
     const auto t = static_cast<ScalarType>(i);
-    g_dtypes[i] = nb::cast(DType{t});
+    g_dtypes[i] = nb::cast(DType{t}).release();
     m.attr(std::string(dtype_name(t)).c_str()) = g_dtypes[i];
   }
   m.def("_set_tensor_class", &set_tensor_class);

@@ -59,6 +59,9 @@ from ember._linalg_legacy import (  # isort: skip
     slogdet,
     svd,
 )
+from ember import _missing  # isort: skip
+
+_missing.install()  # `import ember.nn` without ember-nn names the distribution to install
 
 __version__ = "0.1.0"
 

@@ -107,8 +107,13 @@ def _as_device(value: DeviceLike, op: str) -> device:
 
 def _check_cpu(value: device, op: str) -> None:
     """Tensors live on the CPU only: any other device fails with a clear message."""
+    if value.type == "cuda":
+        raise RuntimeError(
+            f"[{op}] device {str(value)!r}: CUDA tensors are not yet supported in this release "
+            "of ember (no variant has them yet; ember.cuda only reports devices)"
+        )
     if value.type != "cpu":
         raise RuntimeError(
-            f"[{op}] device {str(value)!r} is not available: this ember build has CPU kernels "
-            "only (ember.cuda.is_available() is False)"
+            f"[{op}] device {str(value)!r} is not available: ember tensors live on the CPU only "
+            "in this release"
         )

@@ -1,10 +1,16 @@
-"""``ember.cuda``: the CUDA device API. This build has no CUDA support, so it reports no devices."""
+"""``ember.cuda``: which CUDA devices exist.
+
+CUDA variants of ember-core (``X+cu130``) query NVIDIA's CUDA runtime, loaded on the first call,
+so they import and answer ``False``/``0`` on machines without a GPU or driver. CPU builds always
+report no device. No variant creates CUDA tensors yet: ``device="cuda"`` raises.
+"""
 
 from __future__ import annotations
 
+from ember._device import device as _device
 from ember_core import _C
 
-__all__ = ["device_count", "is_available"]
+__all__ = ["device_count", "get_device_name", "is_available"]
 
 
 def is_available() -> bool:
@@ -14,9 +20,47 @@ def is_available() -> bool:
         >>> ember.cuda.is_available()
         False
     """
-    return _C.variant == "cuda" and device_count() > 0
+    return device_count() > 0
 
 
 def device_count() -> int:
-    """The number of usable CUDA devices (0 unless ember-core is a CUDA build with a GPU)."""
-    return 0
+    """The number of usable CUDA devices: 0 on CPU builds and on machines without a GPU.
+
+    Example:
+        >>> ember.cuda.device_count()
+        0
+    """
+    return int(_C._cuda_device_count())
+
+
+def get_device_name(device: _device | str | int | None = None) -> str:
+    """The name of a CUDA device (``None`` means device 0), as in ``torch.cuda.get_device_name``.
+
+    Args:
+        device: an index, ``"cuda:N"`` or an ``ember.device`` of type cuda.
+
+    Raises:
+        RuntimeError: no CUDA device is available (CPU build, no driver or no GPU).
+        IndexError: the index is not below ``device_count()``.
+        ValueError: the device is not a CUDA device.
+
+    Example:
+        >>> ember.cuda.get_device_name(0)  # doctest: +SKIP
+        'NVIDIA H200'
+    """
+    return str(_C._cuda_device_name(_device_index(device)))
+
+
+def _device_index(device: _device | str | int | None) -> int:
+    if device is None:
+        return 0
+    if isinstance(device, bool) or not isinstance(device, (_device, str, int)):
+        raise TypeError(
+            f"[get_device_name] expected a device (ember.device, str or int), got {device!r}"
+        )
+    if isinstance(device, int):
+        return device
+    parsed = _device(device)
+    if parsed.type != "cuda":
+        raise ValueError(f"[get_device_name] expected a CUDA device, got {str(parsed)!r}")
+    return 0 if parsed.index is None else parsed.index
