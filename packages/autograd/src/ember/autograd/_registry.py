@@ -210,9 +210,20 @@ RANDOM_FILLS = frozenset(
 )
 
 
+# Private natives behind public Python functions (ember.linalg.inv -> _C._linalg_inv_ex): they
+# carry gradients, so they are classified like public ops rather than skipped as internals.
+DIFFERENTIABLE_PRIVATE_PREFIXES = ("_linalg_", "_lu_unpack")
+
+
+def _public_or_differentiable(name: str) -> bool:
+    return not name.startswith("_") or name.startswith(DIFFERENTIABLE_PRIVATE_PREFIXES)
+
+
 def dispatch_names() -> list[str]:
     """Every op name the native dispatch reports: functions, then ``Tensor.<method>``."""
-    names = [k for k, v in vars(_C).items() if type(v).__name__ == "op" and not k.startswith("_")]
+    names = [
+        k for k, v in vars(_C).items() if type(v).__name__ == "op" and _public_or_differentiable(k)
+    ]
     names += [
         "Tensor." + k
         for k, v in vars(_C.TensorBase).items()
@@ -239,7 +250,7 @@ def classify(name: str) -> str:
         return "random"
     if base in FACTORIES and not name.startswith("Tensor."):
         return "factory"
-    if base in NON_DIFFERENTIABLE or base.startswith("_"):
+    if base in NON_DIFFERENTIABLE or not _public_or_differentiable(base):
         return "none"
     return "missing"
 
