@@ -275,3 +275,13 @@ def test_view_after_inplace_flows_into_base() -> None:
     v.add_(1)
     (v * 3).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [6.0, 0.0])
+
+
+def test_double_backward_through_inplace_op() -> None:
+    x = leaf(0.5, 1.5)
+    y = x * x
+    y.mul_(x)  # y = x^3, the in-place op saved y's old value x^2
+    (g,) = grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), 3 * np.array([0.5, 1.5]) ** 2)
+    (h,) = grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), 6 * np.array([0.5, 1.5]))

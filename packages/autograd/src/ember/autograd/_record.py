@@ -27,7 +27,6 @@ from ember.autograd.graph import (
 from ember_core import _C
 
 _TensorBase = _C.TensorBase
-_raw_clone = _TensorBase.clone.__wrapped__
 _raw_detach = _TensorBase.detach.__wrapped__
 _is_grad_enabled = _C.is_grad_enabled
 _requires_grad = _TensorBase.requires_grad.__get__
@@ -248,7 +247,9 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     if inplace:
         _check_inplace(rule.name, self_tensor)
         if 0 in rule.saved_params:
-            values[0] = _raw_clone(self_tensor)  # the formula needs the value before the write
+            # The formula needs the value before the write. The clone is itself recorded, so
+            # gradients of gradients still see how the old value depended on the inputs.
+            values[0] = self_tensor.clone()
 
     saved_versions: list[tuple[Any, int]] = []
     for position in rule.saved_params:
