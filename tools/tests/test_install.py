@@ -16,6 +16,7 @@ from pathlib import Path
 import make_index
 import pytest
 import release
+import workspace
 from build_wheels import find_python
 from install_helpers import (
     INDEXES,
@@ -253,11 +254,20 @@ def test_downstream_pin_of_an_older_component(tmp_path: Path) -> None:
     )
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
     release.bump(copy, "ember-tensor", "minor", ["Next minor."], update_ranges=True)
-    release.bump(copy, "ember", "minor", ["Next minor."])
+    # Every other pure distribution requiring ember-tensor got a new range: release it as a patch.
+    rebuilt = ["ember-tensor"]
+    for dist in workspace.discover(copy).values():
+        needs_tensor = any(r.name == "ember-tensor" for r in dist.siblings)
+        if needs_tensor and not dist.compiled and dist.name not in ("ember", "ember-tensor"):
+            release.bump(copy, dist.name, "patch", ["Admits ember-tensor's next minor."])
+            rebuilt.append(dist.name)
+    release.bump(copy, "ember", "minor", ["Next minor."], update_ranges=True)
+    rebuilt.append("ember")
     assert release.check(copy) == []
     newer = tmp_path / "newer"
-    for folder in ["tensor", "ember"]:
-        run(["uv", "build", "--wheel", "--out-dir", newer, copy / "packages" / folder])
+    for dist in workspace.discover(copy).values():
+        if dist.name in rebuilt:
+            run(["uv", "build", "--wheel", "--out-dir", newer, dist.path])
     previous = sorted((INDEXES / "cpu" / "files").glob("*.whl"))
     make_index.write_index(tmp_path / "index", [*previous, *newer.glob("*.whl")])
     url = (tmp_path / "index" / "simple").as_uri()

@@ -150,3 +150,12 @@ def check_index_outcome(x: ember.Tensor, items: list[object], put: bool) -> None
             x[tuple(items)]
     except (IndexError, ValueError, TypeError, RuntimeError) as e:
         assert str(e).startswith("[index]"), (items, str(e))
+
+
+def autograd_installed() -> bool:
+    """Whether ember-autograd is installed (these tests also run from ember-tensor alone)."""
+    try:
+        import ember.autograd  # noqa: F401
+    except ModuleNotFoundError:
+        return False
+    return True

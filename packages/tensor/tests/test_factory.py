@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,6 +13,7 @@ from conftest import (
     ALL_DTYPES,
     NUMPY_DTYPES,
     assert_close,
+    autograd_installed,
     np_dtype,
     shapes,
     to_numpy,
@@ -431,7 +431,7 @@ def test_device_argument(op: str) -> None:
             call(device=device)
 
 
-AUTOGRAD_INSTALLED = importlib.util.find_spec("ember.autograd") is not None
+AUTOGRAD_INSTALLED = autograd_installed()
 
 
 @pytest.mark.parametrize("op", list(CREATION_CALLS))

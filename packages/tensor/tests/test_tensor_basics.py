@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import pickle
 
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, NUMPY_DTYPES
+from conftest import ALL_DTYPES, NUMPY_DTYPES, autograd_installed
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -232,7 +231,7 @@ def test_new_tensor_keeps_dtype() -> None:
     made = base.new_tensor([[1, 2]])
     assert made.dtype == ember.int16 and made.tolist() == [[1, 2]]
     assert base.new_tensor([1.5], dtype=ember.float64).dtype == ember.float64
-    if importlib.util.find_spec("ember.autograd") is None:
+    if not autograd_installed():
         with pytest.raises(RuntimeError, match=r"\[new_tensor\] requires_grad=True needs"):
             base.new_tensor([1], requires_grad=True)
     else:
