@@ -80,6 +80,8 @@ OBJECT_DUNDERS = {
     "__init__", "__new__", "__init_subclass__", "__subclasshook__", "__class__", "__delattr__",
     "__getattribute__", "__setattr__", "__dir__", "__sizeof__", "__reduce_ex__", "__getstate__",
     "__format__", "__repr__", "__str__", "__hash__", "__reduce__", "__class_getitem__",
+    # CPython's own wrappers of the buffer protocol slots (3.12+): their errors are CPython's.
+    "__buffer__", "__release_buffer__",
 }  # fmt: skip
 
 
