@@ -769,3 +769,52 @@ def test_second_backward_into_a_broadcast_first_gradient() -> None:
     (x + 1).sum().backward()
     (x + 1).sum().backward()
     assert_close(x.grad, [2.0, 2.0])
+
+
+class AddOne_(Function):
+    @staticmethod
+    def forward(ctx: Any, x: ember.Tensor, scale: float) -> ember.Tensor:
+        x.mul_(scale).add_(1)
+        ctx.mark_dirty(x)
+        ctx.scale = scale
+        return x
+
+    @staticmethod
+    def backward(ctx: Any, g: ember.Tensor) -> tuple[Any, ...]:
+        return g * ctx.scale, None
+
+
+def test_mark_dirty_on_a_view_rewrites_the_base_history() -> None:
+    x = leaf(1.0, 2.0, 3.0)
+    base = x * 1
+    view = base[1:]
+    out = AddOne_.apply(view, 3.0)
+    assert out is view
+    assert_close(base, [1.0, 7.0, 10.0])
+    assert base.grad_fn.name() == "CopySlices"
+    (base * ember.tensor([1.0, 10.0, 100.0], dtype=ember.float64)).sum().backward()
+    assert_close(x.grad, [1.0, 30.0, 300.0])
+    leaf_view = leaf(1.0, 2.0)[:1]
+    raises(RuntimeError, "AddOne_", lambda: AddOne_.apply(leaf(1.0)[0:1], 2.0), "leaf")
+    del leaf_view
+
+
+def test_mark_dirty_on_a_view_in_an_unsupported_position() -> None:
+    class Second_(Function):
+        @staticmethod
+        def forward(ctx: Any, other: ember.Tensor, x: ember.Tensor) -> ember.Tensor:
+            x.add_(other)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx: Any, g: ember.Tensor) -> tuple[Any, ...]:
+            return g, g
+
+    view = (leaf(1.0, 2.0) * 1)[:1]
+    raises(
+        NotImplementedError,
+        "Second_",
+        lambda: Second_.apply(ember.ones(1, dtype=ember.float64), view),
+        "clone() the view",
+    )

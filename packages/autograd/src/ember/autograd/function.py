@@ -25,6 +25,7 @@ from ember.autograd._record import (
     _sum_to,
     _view_base,
 )
+from ember.autograd._views import rebase_history
 from ember.autograd.graph import AutogradMeta, Edge, Node, gradient_edge, is_tensor
 from ember_core import _C
 
@@ -470,8 +471,27 @@ def _wrap_outputs(
         outputs.append(_wrap_one(ctx, name, nr, out, inputs, input_ids, dirty, non_diff, record))
     ctx._output_meta = tuple(output_meta)
     if record:
+        for out in outputs:
+            meta = out._autograd_meta if is_tensor(out) and id(out) in dirty else None
+            if meta is not None and meta.grad_fn is ctx and meta.view_base is not None:
+                _rebase_dirty_view(name, ctx, out, meta, inputs)
         ctx._saved = _pack_saved(ctx, raw, outputs)
     return tuple(outputs) if is_tuple else outputs[0]
+
+
+def _rebase_dirty_view(
+    name: str, ctx: BackwardCFunction, view: Any, meta: AutogradMeta, inputs: tuple[Any, ...]
+) -> None:
+    """A dirty input that is a view: its base records the write, as for built-in in-place ops."""
+    first_tensor = next(x for x in inputs if is_tensor(x))
+    # NOTE: CopySlices feeds the node one gradient and reads back that of its first input.
+    if first_tensor is not view or ctx.num_outputs != 1:
+        raise NotImplementedError(
+            f"[{name}] mark_dirty on a view of a tensor that requires grad is supported only "
+            "when the view is the first tensor input and the only output; clone() the view "
+            "first"
+        )
+    rebase_history(view, meta, ctx)
 
 
 def _wrap_one(
