@@ -22,6 +22,7 @@ from ember.autograd._record import (
     _RELEASED_MESSAGE,
     _check_inplace,
     _raw_detach,
+    _requires_grad,
     _sum_to,
     _view_base,
 )
@@ -419,14 +420,18 @@ class Function(metaclass=FunctionMeta):
         inputs = (*args, *kwargs.values())
         ctx = cls._backward_cls()
         grad_enabled = _C.is_grad_enabled()
-        needs = tuple(grad_enabled and is_tensor(x) and bool(x.requires_grad) for x in inputs)
+        needs = tuple(grad_enabled and is_tensor(x) and _requires_grad(x) for x in inputs)
         ctx.needs_input_grad = needs
-        with no_grad():
+        # The grad-mode flag is set directly (not `with no_grad()`): apply is on the hot path.
+        _C._set_grad_enabled(False)
+        try:
             if setup_style:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _C._set_grad_enabled(grad_enabled)
         return _wrap_outputs(cls, ctx, inputs, output, any(needs))
 
 
@@ -440,8 +445,7 @@ def _wrap_outputs(
     input_ids = {id(x) for x in inputs if is_tensor(x)}
     dirty = {id(t) for t in ctx.dirty_tensors}
     non_diff = {id(t) for t in ctx.non_differentiable}
-    returned = {id(o) for o in raw if is_tensor(o)}
-    if not dirty <= returned:
+    if dirty and not dirty <= {id(o) for o in raw if is_tensor(o)}:
         raise RuntimeError(
             f"[{name}] Some elements marked as dirty during the forward method were not "
             "returned as output. The inputs that are modified inplace must all be outputs of "
