@@ -15,12 +15,16 @@ from ember._grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from ember.autograd import _registry, graph
+from ember.autograd import _registry, function, functional, graph
 from ember.autograd._anomaly import detect_anomaly, set_detect_anomaly
 from ember.autograd._api import backward, grad, install_tensor_api
+from ember.autograd.function import Function
 from ember.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
+    "Function",
+    "function",
+    "functional",
     "GradcheckError",
     "backward",
     "detect_anomaly",

@@ -102,7 +102,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool, owned: set[
     if meta.grad is None:
         if create_graph:
             meta.grad = grad
-        elif id(grad) in owned:
+        elif id(grad) in owned and grad.is_contiguous():
+            # NOTE: an expanded (stride-0) gradient must be copied: a later add_ would fail.
             meta.grad = grad.detach()
         else:
             # The same gradient object may reach several leaves (or be the caller's own
