@@ -12,6 +12,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.shape import _grads
 
 Shape = tuple[int, ...]
 
@@ -89,6 +90,7 @@ def _combinations(g: Any, shape: Shape, r: int, with_replacement: bool) -> Any:
 
 
 def _meshgrid(g: Any, shapes: list[Shape], indexing: Any) -> list[Any]:
+    g = _grads(g)
     count = len(shapes)
     axes = list(range(count))
     if indexing == "xy" and count >= 2:

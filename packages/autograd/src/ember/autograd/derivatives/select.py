@@ -7,7 +7,6 @@ the op returns, or the sorted order); a quantile between two elements splits it 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import ember
@@ -29,10 +28,12 @@ def _logcumsumexp(g: Any, x: Any, result: Any, dim: int) -> Any:
     if x.dim() == 0:
         return g
     d = dim % x.dim()
+    lowest = ember.finfo(g.dtype).min
 
     def part(weights: Any) -> Any:
+        # The lowest finite number, not -inf: -inf - (-inf) would be NaN in a second derivative.
         log_w = ember.where(weights > 0, weights, 1.0).log()
-        log_w = ember.where(weights > 0, log_w, -math.inf)
+        log_w = ember.where(weights > 0, log_w, lowest)
         tail = (log_w - result).flip(d).logcumsumexp(d).flip(d)
         return (tail + x).exp()
 
@@ -62,7 +63,7 @@ class _QuantilePlan:
             rows = rows.reshape(-1, rows.shape[-1])
         n = rows.shape[-1]
         self.sorted, self.order = rows.sort(-1)  # NaN sorts last
-        q_tensor = q.detach() if is_tensor(q) else ember.tensor(float(q), dtype=x.dtype)
+        q_tensor = q if is_tensor(q) else ember.tensor(float(q), dtype=x.dtype)
         self.q_shape = tuple(q_tensor.shape)
         # [q, row, 1]: one rank per quantile and row.
         if ignore_nan:
@@ -120,7 +121,7 @@ def _quantile_q(g: Any, a: Any, ignore_nan: bool) -> Any:
     # Only linear interpolation moves continuously with q: d/dq = (high - low) * (count - 1).
     if a.interpolation != "linear":
         return ember.zeros_like(a.q)
-    plan = _QuantilePlan(a.input.detach(), a.q, a.dim, a.interpolation, ignore_nan)
+    plan = _QuantilePlan(a.input, a.q, a.dim, a.interpolation, ignore_nan)
     slope = (plan.values(plan.high) - plan.values(plan.low)) * (plan.count - 1)
     slope = ember.where(plan.high == plan.low, 0.0, slope)
     return (g.reshape(-1, plan.rows_shape[0], 1) * slope).sum([1, 2]).reshape(plan.q_shape)

@@ -81,8 +81,13 @@ def _diagonal_backward(g: Any, shape: tuple[int, ...], offset: int, dim1: int, d
     return _view_backward(g, shape, lambda t: t.diagonal(offset, dim1, dim2))
 
 
+def _grads(g: Any) -> list[Any]:
+    """The output gradients of a multi-output op: a lone tensor when it had one output."""
+    return [g] if is_tensor(g) else list(g)
+
+
 def _split_backward(grads: Any, shapes: Any, dim: int) -> Any:
-    return ember.cat(list(grads), dim)
+    return ember.cat(_grads(grads), dim)
 
 
 def _cat_backward(g: Any, shapes: Any, dim: int) -> list[Any]:
@@ -177,7 +182,7 @@ def _index_put_values(g: Any, indices: Any) -> Any:
 
 
 def _unbind_backward(grads: Any, dim: int) -> Any:
-    return ember.stack(list(grads), dim)
+    return ember.stack(_grads(grads), dim)
 
 
 def _diag_backward(g: Any, shape: tuple[int, ...], diagonal: int) -> Any:
@@ -242,7 +247,7 @@ RULES: dict[str, Rule] = {
     "Tensor.expand": Rule("input, *sizes", view=True, input=lambda g, a: g),
     "Tensor.expand_as": Rule("input, other", view=True, input=lambda g, a: g),
     "broadcast_to": Rule("input, size", view=True, input=lambda g, a: g),
-    "broadcast_tensors": Rule("*tensors", tensors=lambda g, a: list(g)),
+    "broadcast_tensors": Rule("*tensors", tensors=lambda g, a: _grads(g)),
     "narrow": Rule(
         "input, dim, start, length",
         view=True,
