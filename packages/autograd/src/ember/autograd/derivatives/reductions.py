@@ -173,7 +173,22 @@ def _cumprod(g: Any, x: Any, result: Any, dim: int) -> Any:
         return g
     if not bool((x == 0).any()):
         return _cumsum(g * result, d) / x
-    # With zeros, x_i's gradient is sum_{k>=i} g_k * prod_{j<=k, j!=i} x_j: a reverse scan.
+    if ember.is_grad_enabled():
+        return _cumprod_twice_differentiable(g, x, d)
+    # With zeros: before a row's first zero, sum_{k>=i} g_k result_k / x_i still holds; at the
+    # first zero, the products skip it (cumprod with that zero set to one); after it, zero.
+    zeros_so_far = (x == 0).cumsum(d)
+    before = zeros_so_far == 0
+    first_zero = (x == 0) & (zeros_so_far == 1)
+    skipped = ember.where(first_zero, 1.0, x).cumprod(d)
+    grad_before = _cumsum(g * result, d) / ember.where(before, x, 1.0)
+    grad_first = _cumsum(g * skipped, d)
+    return ember.where(before, grad_before, ember.where(first_zero, grad_first, 0.0))
+
+
+def _cumprod_twice_differentiable(g: Any, x: Any, d: int) -> Any:
+    """x_i's gradient as sum_{k>=i} g_k * prod_{j<=k, j!=i} x_j, built from products so that
+    create_graph=True differentiates it exactly at zeros too (one reverse scan per position)."""
     n = x.shape[d]
     grads = []
     for i in range(n):

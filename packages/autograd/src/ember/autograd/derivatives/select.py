@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import ember
+from ember._dtype import finfo
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives.reductions import _amax_amin, _evenly_distribute, _indexed
 from ember.autograd.graph import is_tensor
@@ -28,7 +29,7 @@ def _logcumsumexp(g: Any, x: Any, result: Any, dim: int) -> Any:
     if x.dim() == 0:
         return g
     d = dim % x.dim()
-    lowest = ember.finfo(g.dtype).min
+    lowest = finfo(g.dtype).min
 
     def part(weights: Any) -> Any:
         # The lowest finite number, not -inf: -inf - (-inf) would be NaN in a second derivative.
