@@ -143,6 +143,8 @@ NON_DIFFERENTIABLE = frozenset(
         "any",
         "as_tensor",
         "from_numpy",
+        "from_dlpack",
+        "frombuffer",
         "can_cast",
         "promote_types",
         "result_type",
