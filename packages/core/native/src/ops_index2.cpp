@@ -547,7 +547,8 @@ const Tensor& masked_scatter_(const Tensor& x, const Tensor& mask, const Tensor&
 Tensor masked_scatter(const Tensor& x, const Tensor& mask, const Tensor& source) {
   const Shape b = broadcast_shapes(x.sizes(), mask.sizes(), "masked_scatter");
   Tensor out = contiguous(expand(x, b));
-  if (out.same_impl(x)) out = clone(x);
+  // expand() to x's own shape is a view of x: write into a copy, never into the input.
+  if (out.storage() == x.storage()) out = clone(x);
   masked_scatter_impl(out, mask, source, "masked_scatter");
   return out;
 }

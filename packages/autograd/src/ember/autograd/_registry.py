@@ -143,6 +143,8 @@ NON_DIFFERENTIABLE = frozenset(
         "any",
         "as_tensor",
         "from_numpy",
+        "from_dlpack",
+        "frombuffer",
         "can_cast",
         "promote_types",
         "result_type",
@@ -162,10 +164,27 @@ NON_DIFFERENTIABLE = frozenset(
         "poisson",
         "randperm",
         "randint_like",
-        "heaviside",
-        "heaviside_",
+        # Integer or index outputs (torch: not differentiable, or no derivative at all).
+        "histc",
+        "bincount",
+        "unique",
+        "tril_indices",
+        "triu_indices",
     ]
 )
+
+# Differentiable ops that cannot be recorded until the recorder supports what they need; they
+# stay 'missing' (recording them raises NotImplementedError) even where a rule would match.
+NEEDS_ENGINE: dict[str, str] = {
+    # They return the very input objects when nothing needs reshaping, and the recorder would
+    # make those inputs outputs of the new node (it only skips that for single-tensor results).
+    "atleast_1d": "outputs that are the inputs themselves",
+    "atleast_2d": "outputs that are the inputs themselves",
+    "atleast_3d": "outputs that are the inputs themselves",
+    # Its backward needs self's strides and storage offset before the call; an in-place op
+    # saves only a contiguous clone of self.
+    "Tensor.as_strided_": "the geometry of self before an in-place op",
+}
 
 # Creation ops taking requires_grad=: the result becomes a leaf that requires grad.
 FACTORIES = frozenset(
@@ -236,6 +255,8 @@ def classify(name: str) -> str:
     """'rule', 'inplace', 'factory', 'random', 'none' (not differentiable) or 'missing'."""
     rules = _RULES_CACHE
     base = name.removeprefix("Tensor.")
+    if name in NEEDS_ENGINE:
+        return "missing"
     if name in INPLACE_OPERATORS:
         return "inplace"
     if name in rules or base in rules:

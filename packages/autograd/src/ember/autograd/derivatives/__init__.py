@@ -9,13 +9,28 @@ method (whose signature can differ, e.g. ``x.view(*shape)``). In-place forms (``
 from __future__ import annotations
 
 from ember.autograd._rule import Rule
-from ember.autograd.derivatives import elementwise, linalg, reductions, shape
+from ember.autograd.derivatives import (
+    elementwise,
+    index,
+    joins,
+    linalg,
+    pairwise,
+    rearrange,
+    reductions,
+    select,
+    shape,
+)
 
 TABLES: tuple[dict[str, Rule], ...] = (
     elementwise.RULES,
     reductions.RULES,
     shape.RULES,
     linalg.RULES,
+    index.RULES,
+    select.RULES,
+    joins.RULES,
+    rearrange.RULES,
+    pairwise.RULES,
 )
 
 # Operators and aliases that mean an existing rule.
@@ -36,6 +51,7 @@ ALIASES: dict[str, str] = {
     "Tensor.__pos__": "positive",
     "Tensor.__abs__": "abs",
     "Tensor.__mod__": "remainder",
+    "Tensor.__rmod__": "rmod",
     "Tensor.__getitem__": "index",
     "subtract": "sub",
     "multiply": "mul",
@@ -54,7 +70,6 @@ ALIASES: dict[str, str] = {
     "fix": "trunc",
     "concat": "cat",
     "concatenate": "cat",
-    "swapaxes": "transpose",
     "swapdims": "transpose",
     "moveaxis": "movedim",
     "ger": "outer",

@@ -38,8 +38,8 @@ def _pow_exponent(g: Any, base: Any, exponent: Any, result: Any) -> Any:
         grad = g * result * base.log()
         return ember.where((base == 0) & (exponent >= 0), 0.0, grad)
     if base == 0:
-        return ember.where(exponent >= 0, 0.0, g * result * math.log(base) if base > 0 else g)
-    return g * result * math.log(base)
+        return ember.where(exponent >= 0, 0.0, g * result * -math.inf)
+    return g * result * (math.log(base) if base > 0 else math.nan)
 
 
 def _max_min_input(g: Any, x: Any, y: Any, wins: Any) -> Any:
@@ -69,6 +69,13 @@ def _clamp_bound(g: Any, x: Any, bound: Any, low: bool) -> Any:
 
 def _copysign_input(g: Any, x: Any, result: Any) -> Any:
     return ember.where(x == 0, 0.0, g * (result / x))
+
+
+def _rmod_input(g: Any, x: Any, other: Any) -> Any:
+    # other % x = other - floor(other / x) * x (other may be a Python number).
+    if not is_tensor(other):
+        other = ember.full_like(x, other)
+    return -g * other.div(x, rounding_mode="floor")
 
 
 RULES: dict[str, Rule] = {
@@ -114,6 +121,9 @@ RULES: dict[str, Rule] = {
         "input", input=lambda g, a: g * (0.5 * math.sqrt(math.pi)) * (a.result * a.result).exp()
     ),
     "lgamma": Rule("input", input=lambda g, a: g * a.input.digamma()),
+    "digamma": Rule("input", input=lambda g, a: g * ember.polygamma(1, a.input)),
+    "polygamma": Rule("n, input", input=lambda g, a: g * ember.polygamma(a.n + 1, a.input)),
+    "Tensor.polygamma": Rule("input, n", input=lambda g, a: g * ember.polygamma(a.n + 1, a.input)),
     "sinc": Rule("input", input=lambda g, a: _sinc(g, a.input)),
     "nan_to_num": Rule(
         "input, nan=0.0, posinf=None, neginf=None",
@@ -213,6 +223,12 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: g,
         other=lambda g, a: -g * a.input.div(a.other, rounding_mode="floor"),
     ),
+    # `other % input` (Tensor.__rmod__).
+    "rmod": Rule(
+        "input, other",
+        input=lambda g, a: _rmod_input(g, a.input, a.other),
+        other=lambda g, a: g,
+    ),
     "fmod": Rule(
         "input, other",
         input=lambda g, a: g,
@@ -256,8 +272,21 @@ RULES: dict[str, Rule] = {
         tensor1=lambda g, a: g * a.value / a.tensor2,
         tensor2=lambda g, a: -g * a.value * a.tensor1 / (a.tensor2 * a.tensor2),
     ),
+    # A step function: flat in `input`; `values` is the output where input == 0. (torch has no
+    # derivative for heaviside; this one is exact.)
+    "heaviside": Rule(
+        "input, values",
+        input=lambda g, a: _zeros(g),
+        values=lambda g, a: ember.where(a.input == 0, g, 0.0),
+    ),
     "where": Rule(
         "condition, input, other",
+        input=lambda g, a: ember.where(a.condition, g, 0.0),
+        other=lambda g, a: ember.where(a.condition, 0.0, g),
+    ),
+    # x.where(condition, y): the method puts self first.
+    "Tensor.where": Rule(
+        "input, condition, other",
         input=lambda g, a: ember.where(a.condition, g, 0.0),
         other=lambda g, a: ember.where(a.condition, 0.0, g),
     ),

@@ -101,37 +101,40 @@ def _max_min_other(g: Any, a: Any, is_max: bool) -> Any:
     return ember.where(a.input == other, g / 2, ember.where(wins, g, 0.0))
 
 
-def _correction(unbiased: Any, correction: Any) -> float:
-    if correction is not None:
-        return float(correction)
-    if unbiased is None:
-        return 1.0
-    return 1.0 if unbiased else 0.0
+def _dim_correction(a: Any) -> tuple[Any, float]:
+    """The reduced dims and the correction of var/std(input, dim, unbiased, keepdim, *,
+    correction); ``var(x, False)`` passes ``unbiased`` in the place of dim."""
+    dim, unbiased = a.dim, a.unbiased
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if a.correction is not None:
+        return dim, float(a.correction)
+    return dim, 0.0 if unbiased is False else 1.0
 
 
 def _var(g: Any, a: Any) -> Any:
-    dim = a.dim if not isinstance(a.dim, bool) else None
+    dim, correction = _dim_correction(a)
     n = _count(a.input.shape, dim)
     centered = a.input - a.input.mean(_dims(dim, a.input.dim()), keepdim=True)
-    scale = 2.0 / max(n - _correction(a.unbiased, a.correction), 0)
+    scale = 2.0 / max(n - correction, 0)
     return _unreduce(g, a.input.shape, dim, a.keepdim) * centered * scale
 
 
 def _std(g: Any, a: Any) -> Any:
-    dim = a.dim if not isinstance(a.dim, bool) else None
+    dim, correction = _dim_correction(a)
     n = _count(a.input.shape, dim)
     centered = a.input - a.input.mean(_dims(dim, a.input.dim()), keepdim=True)
-    denom = max(n - _correction(a.unbiased, a.correction), 0)
+    denom = max(n - correction, 0)
     std = _unreduce(a.result, a.input.shape, dim, a.keepdim)
     return _unreduce(g, a.input.shape, dim, a.keepdim) * centered / (std * denom)
 
 
 def _var_mean(g: Any, a: Any, std: bool) -> Any:
     g_first, g_mean = g
-    dim = a.dim if not isinstance(a.dim, bool) else None
+    dim, correction = _dim_correction(a)
     n = _count(a.input.shape, dim)
     centered = a.input - _unreduce(a.result[1], a.input.shape, dim, a.keepdim)
-    denom = max(n - _correction(a.unbiased, a.correction), 0)
+    denom = max(n - correction, 0)
     first = _unreduce(g_first, a.input.shape, dim, a.keepdim)
     if std:
         grad = first * centered / (_unreduce(a.result[0], a.input.shape, dim, a.keepdim) * denom)
@@ -170,7 +173,22 @@ def _cumprod(g: Any, x: Any, result: Any, dim: int) -> Any:
         return g
     if not bool((x == 0).any()):
         return _cumsum(g * result, d) / x
-    # With zeros, x_i's gradient is sum_{k>=i} g_k * prod_{j<=k, j!=i} x_j: a reverse scan.
+    if ember.is_grad_enabled():
+        return _cumprod_twice_differentiable(g, x, d)
+    # With zeros: before a row's first zero, sum_{k>=i} g_k result_k / x_i still holds; at the
+    # first zero, the products skip it (cumprod with that zero set to one); after it, zero.
+    zeros_so_far = (x == 0).cumsum(d)
+    before = zeros_so_far == 0
+    first_zero = (x == 0) & (zeros_so_far == 1)
+    skipped = ember.where(first_zero, 1.0, x).cumprod(d)
+    grad_before = _cumsum(g * result, d) / ember.where(before, x, 1.0)
+    grad_first = _cumsum(g * skipped, d)
+    return ember.where(before, grad_before, ember.where(first_zero, grad_first, 0.0))
+
+
+def _cumprod_twice_differentiable(g: Any, x: Any, d: int) -> Any:
+    """x_i's gradient as sum_{k>=i} g_k * prod_{j<=k, j!=i} x_j, built from products so that
+    create_graph=True differentiates it exactly at zeros too (one reverse scan per position)."""
     n = x.shape[d]
     grads = []
     for i in range(n):
@@ -211,12 +229,11 @@ def _nanmean(g: Any, a: Any) -> Any:
     return ember.where(valid, _unreduce(g, a.input.shape, a.dim, a.keepdim) / count, 0.0)
 
 
-def _median_all(g: Any, a: Any) -> Any:
-    # One element (the median itself) receives the gradient.
-    flat_index = (a.input.reshape(-1) == a.result).nonzero()[0]
-    grad = ember.zeros(a.input.numel(), dtype=g.dtype)
-    grad[flat_index] = g
-    return grad.reshape(a.input.shape)
+def _evenly_distribute(g: Any, x: Any, value: Any) -> Any:
+    """The gradient of a full reduction that returns one element's value (median()): every
+    element equal to it gets an equal share, as torch does (NaN matches a NaN result)."""
+    mask = (x == value) | (x.isnan() & value.isnan())
+    return ember.where(mask, g / mask.sum().to(g.dtype), 0.0)
 
 
 RULES: dict[str, Rule] = {
@@ -241,12 +258,16 @@ RULES: dict[str, Rule] = {
         outputs=(0,),
         input=lambda g, a: _max_min(g, a, True),
         other=lambda g, a: _max_min_other(g, a, True),
+        # max(x, y) with a tensor in the place of dim.
+        dim=lambda g, a: _max_min_other(g, a, True),
     ),
     "min": Rule(
         "input, dim=None, keepdim=False, *, other=None",
         outputs=(0,),
         input=lambda g, a: _max_min(g, a, False),
         other=lambda g, a: _max_min_other(g, a, False),
+        # max(x, y) with a tensor in the place of dim.
+        dim=lambda g, a: _max_min_other(g, a, False),
     ),
     "var": Rule("input, dim=None, unbiased=None, keepdim=False, *, correction=None", input=_var),
     "std": Rule("input, dim=None, unbiased=None, keepdim=False, *, correction=None", input=_std),
@@ -259,6 +280,7 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: _var_mean(g, a, True),
     ),
     "norm": Rule("input, p='fro', dim=None, keepdim=False, out=None, dtype=None", input=_norm),
+    "Tensor.norm": Rule("input, p='fro', dim=None, keepdim=False, dtype=None", input=_norm),
     "logsumexp": Rule("input, dim, keepdim=False", input=_logsumexp),
     "cumsum": Rule("input, dim, *, dtype=None", input=lambda g, a: _cumsum(g, a.dim)),
     "cumprod": Rule(
@@ -286,7 +308,7 @@ RULES: dict[str, Rule] = {
         "input, dim=None, keepdim=False",
         outputs=(0,),
         input=lambda g, a: (
-            _median_all(g, a)
+            _evenly_distribute(g, a.input, a.result)
             if a.dim is None
             else _indexed(g[0], a.input_shape, a.dim, a.result[1], a.keepdim)
         ),

@@ -58,26 +58,36 @@ def _setitem_value(g: Any, index: Any) -> Any:
     return g[index]
 
 
+def _view_backward(g: Any, shape: tuple[int, ...], view: Any) -> Any:
+    """The gradient of a view that reads each element at most once: ``g`` written at the
+    positions ``view`` takes from an arange. Out of place, so it stays differentiable."""
+    numel = 1
+    for s in shape:
+        numel *= s
+    positions = view(ember.arange(numel).reshape(shape)).reshape(-1)
+    flat = ember.zeros(numel, dtype=g.dtype)
+    return flat.index_put((positions,), g.reshape(-1)).reshape(shape)
+
+
 def _select_backward(g: Any, shape: tuple[int, ...], dim: int, index: int) -> Any:
-    grad = ember.zeros(shape, dtype=g.dtype)
-    grad.select(dim, index).copy_(g)
-    return grad
+    return _view_backward(g, shape, lambda t: t.select(dim, index))
 
 
 def _narrow_backward(g: Any, shape: tuple[int, ...], dim: int, start: int, length: int) -> Any:
-    grad = ember.zeros(shape, dtype=g.dtype)
-    grad.narrow(dim, start, length).copy_(g)
-    return grad
+    return _view_backward(g, shape, lambda t: t.narrow(dim, start, length))
 
 
 def _diagonal_backward(g: Any, shape: tuple[int, ...], offset: int, dim1: int, dim2: int) -> Any:
-    grad = ember.zeros(shape, dtype=g.dtype)
-    grad.diagonal(offset, dim1, dim2).copy_(g)
-    return grad
+    return _view_backward(g, shape, lambda t: t.diagonal(offset, dim1, dim2))
+
+
+def _grads(g: Any) -> list[Any]:
+    """The output gradients of a multi-output op: a lone tensor when it had one output."""
+    return [g] if is_tensor(g) else list(g)
 
 
 def _split_backward(grads: Any, shapes: Any, dim: int) -> Any:
-    return ember.cat(list(grads), dim)
+    return ember.cat(_grads(grads), dim)
 
 
 def _cat_backward(g: Any, shapes: Any, dim: int) -> list[Any]:
@@ -129,10 +139,9 @@ def _gather_input(g: Any, shape: tuple[int, ...], dim: int, index: Any) -> Any:
 
 def _index_select_input(g: Any, shape: tuple[int, ...], dim: int, index: Any) -> Any:
     d = _norm_dim(dim, len(shape))
-    grad = ember.zeros(shape, dtype=g.dtype)
-    moved = grad.movedim(d, 0)
-    moved.index_put_((index.reshape(-1),), g.movedim(d, 0), accumulate=True)
-    return grad
+    if len(shape) == 0:
+        return g.reshape(shape)
+    return ember.zeros(shape, dtype=g.dtype).index_add(d, index.reshape(-1), g)
 
 
 def _take_input(g: Any, shape: tuple[int, ...], index: Any) -> Any:
@@ -173,7 +182,7 @@ def _index_put_values(g: Any, indices: Any) -> Any:
 
 
 def _unbind_backward(grads: Any, dim: int) -> Any:
-    return ember.stack(list(grads), dim)
+    return ember.stack(_grads(grads), dim)
 
 
 def _diag_backward(g: Any, shape: tuple[int, ...], diagonal: int) -> Any:
@@ -183,9 +192,8 @@ def _diag_backward(g: Any, shape: tuple[int, ...], diagonal: int) -> Any:
 
 
 def _trace_backward(g: Any, shape: tuple[int, ...]) -> Any:
-    grad = ember.zeros(shape, dtype=g.dtype)
-    grad.diagonal().fill_(g)
-    return grad
+    length = min(shape)
+    return _diagonal_backward(g.expand(length), shape, 0, 0, 1)
 
 
 def _diag_embed_backward(g: Any, offset: int, dim1: int, dim2: int) -> Any:
@@ -207,9 +215,9 @@ RULES: dict[str, Rule] = {
     "Tensor.reshape": Rule("input, *shape", view=None, input=_reshape),
     "reshape": Rule("input, shape", view=None, input=_reshape),
     "Tensor.view_as": Rule("input, other", view=True, input=_reshape),
-    "Tensor.reshape_as": Rule("input, other", input=_reshape),
+    "Tensor.reshape_as": Rule("input, other", view=None, input=_reshape),
     "flatten": Rule("input, start_dim=0, end_dim=-1", view=None, input=_reshape),
-    "unflatten": Rule("input, dim, sizes", input=_reshape),
+    "unflatten": Rule("input, dim, sizes", view=None, input=_reshape),
     "squeeze": Rule("input, dim=None", view=True, input=_reshape),
     "unsqueeze": Rule("input, dim", view=True, input=_reshape),
     "Tensor.permute": Rule(
@@ -219,6 +227,13 @@ RULES: dict[str, Rule] = {
         "input, dims", view=True, input=lambda g, a: g.permute(_inverse_permutation(a.dims))
     ),
     "transpose": Rule(
+        "input, dim0, dim1", view=True, input=lambda g, a: g.transpose(a.dim0, a.dim1)
+    ),
+    # numpy's names for the function and method; the in-place form takes dim0/dim1.
+    "swapaxes": Rule(
+        "input, axis0, axis1", view=True, input=lambda g, a: g.transpose(a.axis0, a.axis1)
+    ),
+    "Tensor.swapaxes_": Rule(
         "input, dim0, dim1", view=True, input=lambda g, a: g.transpose(a.dim0, a.dim1)
     ),
     "t": Rule("input", view=True, input=lambda g, a: g.t()),
@@ -232,7 +247,7 @@ RULES: dict[str, Rule] = {
     "Tensor.expand": Rule("input, *sizes", view=True, input=lambda g, a: g),
     "Tensor.expand_as": Rule("input, other", view=True, input=lambda g, a: g),
     "broadcast_to": Rule("input, size", view=True, input=lambda g, a: g),
-    "broadcast_tensors": Rule("*tensors", tensors=lambda g, a: list(g)),
+    "broadcast_tensors": Rule("*tensors", tensors=lambda g, a: _grads(g)),
     "narrow": Rule(
         "input, dim, start, length",
         view=True,
@@ -258,33 +273,48 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: _setitem_input(g, a.index),
         value=lambda g, a: _setitem_value(g, a.index),
     ),
-    "unbind": Rule("input, dim=0", input=lambda g, a: _unbind_backward(g, a.dim)),
+    # Several views of one tensor: writing into one in place must be refused (view=None asks
+    # the storage), or the base's gradient would silently miss the write.
+    "unbind": Rule("input, dim=0", view=None, input=lambda g, a: _unbind_backward(g, a.dim)),
     "split": Rule(
         "tensor, split_size_or_sections, dim=0",
+        view=None,
         tensor=lambda g, a: _split_backward(g, a.tensor_shape, a.dim),
     ),
     "Tensor.split": Rule(
-        "tensor, split_size, dim=0", tensor=lambda g, a: _split_backward(g, a.tensor_shape, a.dim)
+        "tensor, split_size, dim=0",
+        view=None,
+        tensor=lambda g, a: _split_backward(g, a.tensor_shape, a.dim),
     ),
     "split_with_sizes": Rule(
-        "input, split_sizes, dim=0", input=lambda g, a: _split_backward(g, a.input_shape, a.dim)
+        "input, split_sizes, dim=0",
+        view=None,
+        input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "chunk": Rule(
-        "input, chunks, dim=0", input=lambda g, a: _split_backward(g, a.input_shape, a.dim)
+        "input, chunks, dim=0",
+        view=None,
+        input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "tensor_split": Rule(
         "input, indices_or_sections, dim=0",
+        view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "hsplit": Rule(
         "input, indices_or_sections",
+        view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, 1 if len(a.input_shape) > 1 else 0),
     ),
     "vsplit": Rule(
-        "input, indices_or_sections", input=lambda g, a: _split_backward(g, a.input_shape, 0)
+        "input, indices_or_sections",
+        view=None,
+        input=lambda g, a: _split_backward(g, a.input_shape, 0),
     ),
     "dsplit": Rule(
-        "input, indices_or_sections", input=lambda g, a: _split_backward(g, a.input_shape, 2)
+        "input, indices_or_sections",
+        view=None,
+        input=lambda g, a: _split_backward(g, a.input_shape, 2),
     ),
     "cat": Rule(
         "tensors, dim=0, *, axis=None",
@@ -294,6 +324,7 @@ RULES: dict[str, Rule] = {
         "tensors, dim=0", tensors=lambda g, a: _stack_backward(g, len(a.tensors_shape), a.dim)
     ),
     "flip": Rule("input, dims", input=lambda g, a: g.flip(a.dims)),
+    "Tensor.flip": Rule("input, *dims", input=lambda g, a: g.flip(a.dims)),
     "fliplr": Rule("input", input=lambda g, a: g.fliplr()),
     "flipud": Rule("input", input=lambda g, a: g.flipud()),
     "roll": Rule(
@@ -303,6 +334,9 @@ RULES: dict[str, Rule] = {
         "input, *repeats", input=lambda g, a: _repeat_backward(g, a.input_shape, a.repeats)
     ),
     "tile": Rule("input, dims", input=lambda g, a: _tile_backward(g, a.input_shape, a.dims)),
+    "Tensor.tile": Rule(
+        "input, *dims", input=lambda g, a: _tile_backward(g, a.input_shape, a.dims)
+    ),
     "tril": Rule("input, diagonal=0", input=lambda g, a: g.tril(a.diagonal)),
     "triu": Rule("input, diagonal=0", input=lambda g, a: g.triu(a.diagonal)),
     "diag": Rule(
@@ -320,16 +354,6 @@ RULES: dict[str, Rule] = {
     "gather": Rule(
         "input, dim, index, *, sparse_grad=False",
         input=lambda g, a: _gather_input(g, a.input_shape, a.dim, a.index),
-    ),
-    "scatter": Rule(
-        "input, dim, index, src=None, *, value=None, reduce=None",
-        input=lambda g, a: g.scatter(a.dim, a.index, 0.0),
-        src=lambda g, a: g.gather(a.dim, a.index),
-    ),
-    "scatter_add": Rule(
-        "input, dim, index, src",
-        input=lambda g, a: g,
-        src=lambda g, a: g.gather(a.dim, a.index),
     ),
     "index_select": Rule(
         "input, dim, index",
