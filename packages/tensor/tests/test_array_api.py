@@ -6,6 +6,7 @@ values, and the results must agree in shape, dtype (where the standard fixes it)
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, raises, to_numpy
+from conftest import assert_close, raises, shapes, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -671,3 +672,70 @@ def test_bad_arguments_raise_typed_errors() -> None:
     raises(ValueError, "sort", lambda: xp.sort(xp.asarray(1.0)), "0-d")
     raises(ValueError, "qr", lambda: xp.linalg.qr(x, mode="r"), "mode")
     raises(TypeError, "full", lambda: xp.full(2, "a"), "fill_value")
+
+
+def test_zero_d_arrays_promote_like_any_array() -> None:
+    # torch (and ember's operators) keep int8 here; the standard promotes to int64.
+    x, a = both(values(-5, 5, (3,), np.int8))
+    y, b = both(np.asarray(100, np.int64))
+    check(xp.add(x, y), np.add(a, b))
+    check(xp.multiply(y, x), np.multiply(b, a))
+    check(xp.where(x > 0, x, y), np.where(a > 0, a, b))
+    f, c = both(np.asarray(0.5, np.float64))
+    check(xp.add(xp.astype(x, xp.float32), f), np.add(a.astype(np.float32), c))
+
+
+@given(shape=shapes(min_side=1, max_dims=4), data=st.data())
+def test_reductions_over_random_axes(shape: tuple[int, ...], data: st.DataObject) -> None:
+    x, a = both(values(-2, 2, shape, np.float64))
+    axes = data.draw(
+        st.lists(st.integers(-len(shape), len(shape) - 1), unique_by=lambda i: i % len(shape))
+        if shape
+        else st.just([])
+    )
+    axis = data.draw(st.sampled_from([None, tuple(axes)] + ([axes[0]] if axes else [])))
+    keepdims = data.draw(st.booleans())
+    for name in ("sum", "prod", "max", "min", "mean", "std", "var", "count_nonzero", "any"):
+        check(
+            getattr(xp, name)(x, axis=axis, keepdims=keepdims),
+            getattr(np, name)(a, axis=axis, keepdims=keepdims),
+        )
+
+
+JUNK = [
+    None,
+    "a",
+    -1,
+    2**70,
+    1.5,
+    (),
+    (0, 0),
+    [1],
+    xp.asarray(1.0),
+    xp.ones((2, 0)),
+    xp.arange(6).reshape((2, 3)),
+    xp.asarray([True, False]),
+    xp.int8,
+]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in xp.__all__
+        if callable(getattr(xp, n)) and not isinstance(getattr(xp, n), type(xp.int8))
+    ],
+)
+@given(args=st.lists(st.sampled_from(JUNK), max_size=3))
+def test_junk_arguments_raise_typed_errors(name: str, args: list[Any]) -> None:
+    # A result or a typed error starting with "[op]"; exempt, as in test_fuzz_api: Python's own
+    # arity errors and nanobind's argument conversion errors.
+    try:
+        getattr(xp, name)(*args)
+    except (TypeError, ValueError, IndexError, RuntimeError, NotImplementedError) as error:
+        message = str(error)
+        python_arity = re.search(
+            r"positional argument|keyword argument|incompatible function", message
+        )
+        assert message.startswith("[") or python_arity, (name, args, message)

@@ -47,8 +47,14 @@ def as_operands(x1: object, x2: object, op: str) -> tuple[Any, Any]:
     """Turns a Python scalar operand into a 0-d array of the dtype the other array promotes it to.
 
     The 2024.12 standard lets either operand of a binary function be a scalar (never both).
+    Two arrays promote by the standard's lattice even when one of them is 0-d.
     """
     if isinstance(x1, Tensor) and isinstance(x2, Tensor):
+        # NOTE: torch lets a dimensioned array's dtype win over a 0-d one's of the same kind
+        # (int8 + 0-d int64 -> int8); the standard promotes 0-d arrays like any other.
+        if x1.dtype != x2.dtype and (x1.ndim == 0 or x2.ndim == 0):
+            common = E.promote_types(x1.dtype, x2.dtype)
+            return x1.to(common), x2.to(common)
         return x1, x2
     if isinstance(x1, Tensor) and is_scalar(x2):
         return x1, E.tensor(x2, dtype=E.result_type(x1, x2))
@@ -60,6 +66,16 @@ def as_operands(x1: object, x2: object, op: str) -> tuple[Any, Any]:
     )
 
 
+def int_tuple(value: object, op: str, name: str) -> tuple[int, ...]:
+    """An int or a sequence of ints as a tuple; TypeError naming `op` and the argument otherwise."""
+    items = (value,) if isinstance(value, int) else value
+    if not isinstance(items, (tuple, list)) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in items
+    ):
+        raise TypeError(f"[{op}] {name} must be an int or a tuple of ints, got {value!r}")
+    return tuple(items)
+
+
 def normalize_axes(axis: int | Sequence[int] | None, ndim: int, op: str) -> tuple[int, ...]:
     """The axes as a sorted tuple of non-negative ints; None means every axis.
 
@@ -67,11 +83,8 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int, op: str) -> tupl
     """
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
     result = []
-    for a in axes:
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise TypeError(f"[{op}] axis must be an int or a tuple of ints, got {axis!r}")
+    for a in int_tuple(axis, op, "axis"):
         if not -ndim <= a < ndim:
             raise IndexError(f"[{op}] axis {a} is out of range for an array of {ndim} dims")
         result.append(a % ndim)

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ember._tensor import Tensor
-from ember.array_api._common import Array, E, check_array, check_device, is_scalar
+from ember.array_api._common import Array, E, check_array, check_device, int_tuple, is_scalar
 
 Shape = int | Sequence[int]
 
 
-def _shape(shape: Shape) -> tuple[int, ...]:
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+def _shape(shape: Shape, op: str) -> tuple[int, ...]:
+    return int_tuple(shape, op, "shape")
 
 
 def _scalar_dtype(value: Any) -> Any:
@@ -92,7 +92,7 @@ def empty(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
         ember.Size([2, 3])
     """
     check_device(device, "empty")
-    return E.empty(_shape(shape), dtype=dtype)  # type: ignore[no-any-return]
+    return E.empty(_shape(shape, "empty"), dtype=dtype)  # type: ignore[no-any-return]
 
 
 def zeros(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
@@ -103,7 +103,7 @@ def zeros(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
         tensor([0, 0], dtype=ember.int32)
     """
     check_device(device, "zeros")
-    return E.zeros(_shape(shape), dtype=dtype)  # type: ignore[no-any-return]
+    return E.zeros(_shape(shape, "zeros"), dtype=dtype)  # type: ignore[no-any-return]
 
 
 def ones(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
@@ -114,7 +114,7 @@ def ones(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
         tensor([1., 1.])
     """
     check_device(device, "ones")
-    return E.ones(_shape(shape), dtype=dtype)  # type: ignore[no-any-return]
+    return E.ones(_shape(shape, "ones"), dtype=dtype)  # type: ignore[no-any-return]
 
 
 def full(
@@ -130,7 +130,7 @@ def full(
     if not is_scalar(fill_value):
         raise TypeError(f"[full] fill_value must be a Python scalar, got {fill_value!r}")
     dtype = _scalar_dtype(fill_value) if dtype is None else dtype
-    return E.full(_shape(shape), fill_value, dtype=dtype)  # type: ignore[no-any-return]
+    return E.full(_shape(shape, "full"), fill_value, dtype=dtype)  # type: ignore[no-any-return]
 
 
 def empty_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
@@ -241,9 +241,9 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"[meshgrid] indexing must be 'xy' or 'ij', got {indexing!r}")
-    if not arrays:
-        return []
-    return list(E.meshgrid(*arrays, indexing=indexing))
+    return list(
+        E.meshgrid(*[check_array(a, "meshgrid", "arrays") for a in arrays], indexing=indexing)
+    )
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:

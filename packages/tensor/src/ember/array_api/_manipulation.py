@@ -6,7 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from ember.array_api._common import Array, E, check_array, normalize_axes, shape_of
+from ember.array_api._common import Array, E, check_array, int_tuple, normalize_axes, shape_of
 
 
 def _arrays(arrays: Sequence[Array], op: str) -> list[Any]:
@@ -32,7 +32,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         >>> broadcast_to(ember.zeros(3), (2, 3)).shape
         ember.Size([2, 3])
     """
-    return E.broadcast_to(check_array(x, "broadcast_to"), tuple(shape))  # type: ignore[no-any-return]
+    return E.broadcast_to(check_array(x, "broadcast_to"), int_tuple(shape, "broadcast_to", "shape"))  # type: ignore[no-any-return]
 
 
 def concat(arrays: Sequence[Array], /, *, axis: int | None = 0) -> Array:
@@ -57,6 +57,8 @@ def expand_dims(x: Array, /, axis: int = 0) -> Array:
         ember.Size([3, 1])
     """
     check_array(x, "expand_dims")
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"[expand_dims] axis must be an int, got {axis!r}")
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise IndexError(f"[expand_dims] axis {axis} is out of range for {x.ndim + 1} dims")
     return x.unsqueeze(axis)  # type: ignore[no-any-return]
@@ -92,7 +94,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
         >>> permute_dims(ember.zeros(2, 3), (1, 0)).shape
         ember.Size([3, 2])
     """
-    return E.permute(check_array(x, "permute_dims"), tuple(axes))  # type: ignore[no-any-return]
+    return E.permute(check_array(x, "permute_dims"), int_tuple(axes, "permute_dims", "axes"))  # type: ignore[no-any-return]
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
@@ -119,7 +121,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: builtins.bool | None =
         ember.Size([2, 3])
     """
     check_array(x, "reshape")
-    shape = tuple(shape)
+    shape = int_tuple(shape, "reshape", "shape")
     if copy:
         return x.reshape(shape).clone()  # type: ignore[no-any-return]
     if copy is False:
@@ -183,7 +185,7 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
         >>> tile(ember.tensor([1, 2]), (2,))
         tensor([1, 2, 1, 2])
     """
-    return E.tile(check_array(x, "tile"), tuple(repetitions))  # type: ignore[no-any-return]
+    return E.tile(check_array(x, "tile"), int_tuple(repetitions, "tile", "repetitions"))  # type: ignore[no-any-return]
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
