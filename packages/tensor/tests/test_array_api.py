@@ -249,6 +249,7 @@ def test_creation_matches_numpy() -> None:
         grids = xp.meshgrid(xp.arange(2), xp.arange(3), xp.arange(4), indexing=indexing)
         expected = np.meshgrid(np.arange(2), np.arange(3), np.arange(4), indexing=indexing)
         check(tuple(grids), tuple(expected))
+    assert xp.meshgrid() == []
 
 
 def test_asarray_copy_semantics() -> None:
@@ -428,6 +429,7 @@ def test_manipulation_matches_numpy() -> None:
         check(xp.reshape(x, (4, -1), copy=copy), np.reshape(a, (4, -1), copy=copy))
     check(xp.roll(x, 5), np.roll(a, 5))
     check(xp.roll(x, (1, -2), axis=(0, 2)), np.roll(a, (1, -2), axis=(0, 2)))
+    check(xp.roll(x, -1, axis=(0, 1)), np.roll(a, -1, axis=(0, 1)))
     s, c = both(values(-5, 5, (1, 3, 1), np.float32))
     check(xp.squeeze(s, axis=0), np.squeeze(c, axis=0))
     check(xp.squeeze(s, axis=(0, -1)), np.squeeze(c, axis=(0, -1)))
@@ -483,6 +485,7 @@ def test_searching_matches_numpy() -> None:
     check(xp.where(cond, x, -x), np.where(c, a, -a))
     check(xp.where(cond, x, 7), np.where(c, a, np.int32(7)))
     check(xp.where(cond, 1.5, x), np.where(c, 1.5, a), check_dtype=False)
+    check(xp.where(cond, 1, 2), np.where(c, 1, 2))
     raises(ValueError, "nonzero", lambda: xp.nonzero(xp.asarray(1)), "0-d")
 
 

@@ -43,6 +43,15 @@ def is_scalar(x: object) -> bool:
     return isinstance(x, (bool, int, float))
 
 
+def scalar_dtype(value: Any) -> Any:
+    """The default dtype of a Python scalar: bool, int64 or the default float dtype."""
+    if isinstance(value, bool):
+        return E.bool
+    if isinstance(value, int):
+        return E.int64
+    return E.get_default_dtype()
+
+
 def as_operands(x1: object, x2: object, op: str) -> tuple[Any, Any]:
     """Turns a Python scalar operand into a 0-d array of the dtype the other array promotes it to.
 

@@ -7,22 +7,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from ember._tensor import Tensor
-from ember.array_api._common import Array, E, check_array, check_device, int_tuple, is_scalar
+from ember.array_api._common import (
+    Array,
+    E,
+    check_array,
+    check_device,
+    int_tuple,
+    is_scalar,
+    scalar_dtype,
+)
 
 Shape = int | Sequence[int]
 
 
 def _shape(shape: Shape, op: str) -> tuple[int, ...]:
     return int_tuple(shape, op, "shape")
-
-
-def _scalar_dtype(value: Any) -> Any:
-    """The default dtype of a Python scalar: bool, int64 or the default float dtype."""
-    if isinstance(value, builtins.bool):
-        return E.bool
-    if isinstance(value, int):
-        return E.int64
-    return E.get_default_dtype()
 
 
 def asarray(
@@ -59,7 +58,7 @@ def asarray(
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return E.frombuffer(obj, dtype=E.uint8 if dtype is None else dtype).clone()  # type: ignore[no-any-return]
     if is_scalar(obj) and dtype is None:
-        dtype = _scalar_dtype(obj)
+        dtype = scalar_dtype(obj)
     return E.tensor(obj, dtype=dtype)  # type: ignore[no-any-return]
 
 
@@ -129,7 +128,7 @@ def full(
     check_device(device, "full")
     if not is_scalar(fill_value):
         raise TypeError(f"[full] fill_value must be a Python scalar, got {fill_value!r}")
-    dtype = _scalar_dtype(fill_value) if dtype is None else dtype
+    dtype = scalar_dtype(fill_value) if dtype is None else dtype
     return E.full(_shape(shape, "full"), fill_value, dtype=dtype)  # type: ignore[no-any-return]
 
 
@@ -241,9 +240,10 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list[Array]:
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"[meshgrid] indexing must be 'xy' or 'ij', got {indexing!r}")
-    return list(
-        E.meshgrid(*[check_array(a, "meshgrid", "arrays") for a in arrays], indexing=indexing)
-    )
+    if not arrays:
+        return []
+    items = [check_array(a, "meshgrid", "arrays") for a in arrays]
+    return list(E.meshgrid(*items, indexing=indexing))
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:

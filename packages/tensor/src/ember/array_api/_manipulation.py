@@ -143,6 +143,8 @@ def roll(
 ) -> Array:
     """x with elements shifted by `shift` along `axis` (the flattened array when None).
 
+    An int `shift` with a tuple `axis` shifts every one of those axes by the same amount.
+
     Example:
         >>> roll(ember.arange(4), 1)
         tensor([3, 0, 1, 2])
@@ -150,6 +152,8 @@ def roll(
     check_array(x, "roll")
     if axis is None:
         return E.roll(x, shift)  # type: ignore[no-any-return]
+    if isinstance(shift, int) and not isinstance(axis, int):
+        shift = (shift,) * len(axis)  # one shift applies to every axis
     return E.roll(x, shift, axis)  # type: ignore[no-any-return]
 
 

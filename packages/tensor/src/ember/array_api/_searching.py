@@ -14,6 +14,7 @@ from ember.array_api._common import (
     is_scalar,
     normalize_axes,
     reduce_axes,
+    scalar_dtype,
     shape_of,
 )
 
@@ -103,13 +104,15 @@ def searchsorted(
 
 
 def where(condition: Array, x1: Any, x2: Any, /) -> Array:
-    """Elements of x1 where `condition` is true, of x2 elsewhere (scalars allowed).
+    """Elements of x1 where `condition` is true, of x2 elsewhere (either or both may be scalars).
 
     Example:
         >>> where(ember.tensor([True, False]), ember.tensor([1, 2]), 0)
         tensor([1, 0])
     """
     check_array(condition, "where", "condition")
+    if is_scalar(x1) and is_scalar(x2):
+        x1 = E.tensor(x1, dtype=scalar_dtype(x1))  # both scalars: x1 gets its default dtype
     x1, x2 = as_operands(x1, x2, "where")
     return E.where(condition, x1, x2)  # type: ignore[no-any-return]
 
