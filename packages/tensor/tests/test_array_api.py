@@ -6,6 +6,7 @@ values, and the results must agree in shape, dtype (where the standard fixes it)
 
 from __future__ import annotations
 
+import inspect
 import re
 import subprocess
 import sys
@@ -742,3 +743,20 @@ def test_junk_arguments_raise_typed_errors(name: str, args: list[Any]) -> None:
             r"positional argument|keyword argument|incompatible function", message
         )
         assert message.startswith("[") or python_arity, (name, args, message)
+
+
+def test_signatures_match_array_api_strict() -> None:
+    # Optional reference: runs only where array-api-strict is installed (not a dependency).
+    strict = pytest.importorskip("array_api_strict")
+
+    def kinds(fn: Any) -> list[tuple[str, Any]]:
+        return [(p.name, p.kind) for p in inspect.signature(fn).parameters.values()]
+
+    # expand_dims: the 2024.12 text says `axis=0` keyword-only, array-api-strict follows the
+    # later fix (axis required); ember accepts both spellings.
+    for name in NAMES:
+        module, _, short = name.rpartition(".")
+        ours = getattr(xp.linalg if module else xp, short)
+        theirs = getattr(strict.linalg if module else strict, short, None)
+        if callable(theirs) and not isinstance(theirs, type) and short != "expand_dims":
+            assert kinds(ours) == kinds(theirs), name
