@@ -225,6 +225,26 @@ class Tensor(_C.TensorBase):
         """Keeps the gradient of a non-leaf tensor (needs ember-autograd)."""
         _no_grad(True, "retain_grad")
 
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The Array API (2024.12) namespace for ember arrays: the module ``ember.array_api``.
+
+        Example:
+            >>> xp = ember.ones(2).__array_namespace__()
+            >>> xp.__array_api_version__
+            '2024.12'
+        """
+        if api_version is not None and not isinstance(api_version, str):
+            raise TypeError(f"[__array_namespace__] api_version must be a str, got {api_version!r}")
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(
+                f"[__array_namespace__] unsupported api_version {api_version!r}; "
+                "ember implements 2024.12 (earlier versions get the same namespace)"
+            )
+        # Imported here: `import ember` must not load the namespace (import-time budget).
+        import ember.array_api
+
+        return ember.array_api
+
     def __iter__(self) -> Iterator[Tensor]:
         if self.dim() == 0:
             raise TypeError("[iter] iteration over a 0-d tensor")

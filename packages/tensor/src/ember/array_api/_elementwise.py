@@ -1,0 +1,208 @@
+"""Element-wise functions under the standard's names.
+
+Most map one-to-one onto an ember op and are built from two tables below. Either operand of a
+binary function may be a Python scalar (never both), as the 2024.12 standard allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ember.array_api._common import Array, E, as_operands, check_array, is_scalar
+
+Unary = Callable[[Array], Array]
+Binary = Callable[[Any, Any], Array]
+
+
+def _unary(name: str, op: Callable[..., Any]) -> Unary:
+    def function(x: Array, /) -> Array:
+        return op(check_array(x, name))  # type: ignore[no-any-return]
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f"The standard's ``{name}``, element-wise (ember's ``{op.__name__}``).\n\n"
+        f"Example:\n    >>> {name}(ember.tensor([0.5])).shape\n    ember.Size([1])\n"
+    )
+    return function
+
+
+def _binary(name: str, op: Callable[..., Any]) -> Binary:
+    def function(x1: Any, x2: Any, /) -> Array:
+        return op(*as_operands(x1, x2, name))  # type: ignore[no-any-return]
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f"The standard's ``{name}``, element-wise, broadcast (ember's ``{op.__name__}``).\n\n"
+        f"Example:\n    >>> {name}(ember.tensor([1, 2]), 1).shape\n    ember.Size([2])\n"
+    )
+    return function
+
+
+abs = _unary("abs", E.abs)
+acos = _unary("acos", E.acos)
+acosh = _unary("acosh", E.acosh)
+asin = _unary("asin", E.asin)
+asinh = _unary("asinh", E.asinh)
+atan = _unary("atan", E.atan)
+atanh = _unary("atanh", E.atanh)
+bitwise_invert = _unary("bitwise_invert", E.bitwise_not)
+ceil = _unary("ceil", E.ceil)
+cos = _unary("cos", E.cos)
+cosh = _unary("cosh", E.cosh)
+exp = _unary("exp", E.exp)
+expm1 = _unary("expm1", E.expm1)
+floor = _unary("floor", E.floor)
+isfinite = _unary("isfinite", E.isfinite)
+isinf = _unary("isinf", E.isinf)
+isnan = _unary("isnan", E.isnan)
+log = _unary("log", E.log)
+log1p = _unary("log1p", E.log1p)
+log2 = _unary("log2", E.log2)
+log10 = _unary("log10", E.log10)
+logical_not = _unary("logical_not", E.logical_not)
+negative = _unary("negative", E.negative)
+positive = _unary("positive", E.positive)
+reciprocal = _unary("reciprocal", E.reciprocal)
+round = _unary("round", E.round)
+sin = _unary("sin", E.sin)
+sinh = _unary("sinh", E.sinh)
+sqrt = _unary("sqrt", E.sqrt)
+square = _unary("square", E.square)
+tan = _unary("tan", E.tan)
+tanh = _unary("tanh", E.tanh)
+trunc = _unary("trunc", E.trunc)
+
+add = _binary("add", E.add)
+atan2 = _binary("atan2", E.atan2)
+bitwise_and = _binary("bitwise_and", E.bitwise_and)
+bitwise_left_shift = _binary("bitwise_left_shift", E.bitwise_left_shift)
+bitwise_or = _binary("bitwise_or", E.bitwise_or)
+bitwise_right_shift = _binary("bitwise_right_shift", E.bitwise_right_shift)
+bitwise_xor = _binary("bitwise_xor", E.bitwise_xor)
+copysign = _binary("copysign", E.copysign)
+divide = _binary("divide", E.true_divide)
+equal = _binary("equal", E.eq)
+floor_divide = _binary("floor_divide", E.floor_divide)
+greater = _binary("greater", E.gt)
+greater_equal = _binary("greater_equal", E.ge)
+hypot = _binary("hypot", E.hypot)
+less = _binary("less", E.lt)
+less_equal = _binary("less_equal", E.le)
+logaddexp = _binary("logaddexp", E.logaddexp)
+logical_and = _binary("logical_and", E.logical_and)
+logical_or = _binary("logical_or", E.logical_or)
+logical_xor = _binary("logical_xor", E.logical_xor)
+maximum = _binary("maximum", E.maximum)
+minimum = _binary("minimum", E.minimum)
+multiply = _binary("multiply", E.mul)
+not_equal = _binary("not_equal", E.ne)
+pow = _binary("pow", E.pow)
+remainder = _binary("remainder", E.remainder)
+subtract = _binary("subtract", E.sub)
+
+
+def sign(x: Array, /) -> Array:
+    """-1, 0 or 1 by the sign of each element; NaN stays NaN (ember's ``sign`` gives 0 there).
+
+    Example:
+        >>> sign(ember.tensor([-2.0, 0.0, float("nan")]))
+        tensor([-1., 0., nan])
+    """
+    result = E.sign(check_array(x, "sign"))
+    if x.is_floating_point():
+        result = E.where(E.isnan(x), x, result)
+    return result  # type: ignore[no-any-return]
+
+
+def signbit(x: Array, /) -> Array:
+    """Whether each element's sign bit is set (true for -0.0 and negative NaNs).
+
+    Example:
+        >>> signbit(ember.tensor([-0.0, 0.0, -1.0]))
+        tensor([ True, False,  True])
+    """
+    check_array(x, "signbit")
+    if x.is_floating_point():
+        return E.copysign(E.ones_like(x), x) < 0  # type: ignore[no-any-return]
+    return x < 0  # type: ignore[no-any-return]
+
+
+def nextafter(x1: Any, x2: Any, /) -> Array:
+    """The next representable float after x1 in the direction of x2 (float32/float64 only).
+
+    Steps the IEEE-754 bit pattern by one, viewed as an integer of the same width.
+
+    Example:
+        >>> nextafter(ember.tensor([1.0]), 2.0) > 1.0
+        tensor([True])
+    """
+    x1, x2 = as_operands(x1, x2, "nextafter")
+    dtype = E.result_type(x1, x2)
+    if dtype not in (E.float32, E.float64):
+        raise TypeError(
+            f"[nextafter] expected float32 or float64 arrays, got {x1.dtype}, {x2.dtype}"
+        )
+    x1, x2 = E.broadcast_tensors(x1.to(dtype), x2.to(dtype))
+    int_dtype = E.int32 if dtype == E.float32 else E.int64
+    bits = x1.contiguous().view(int_dtype)
+    # Moving away from zero adds one to the magnitude bits; towards zero subtracts one.
+    away = (x2 > x1) == (x1 >= 0)
+    stepped = E.where(away, bits + 1, bits - 1).view(dtype)
+    tiny = E.full_like(x1, E.finfo(dtype).tiny * E.finfo(dtype).eps)  # smallest subnormal
+    from_zero = E.copysign(tiny, x2 - x1)
+    result = E.where(x1 == 0, from_zero, stepped)
+    result = E.where(x1 == x2, x2, result)
+    return E.where(E.isnan(x1) | E.isnan(x2), x1 + x2, result)  # type: ignore[no-any-return]
+
+
+def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
+    """x limited to ``[min, max]`` (scalars or arrays); the result keeps x's dtype.
+
+    Example:
+        >>> clip(ember.tensor([1, 5, 9]), 2, 6)
+        tensor([2, 5, 6])
+    """
+    check_array(x, "clip")
+    for bound in (min, max):
+        if bound is not None and not is_scalar(bound):
+            check_array(bound, "clip", "min/max")
+    if min is None and max is None:
+        return x.clone()  # type: ignore[no-any-return]
+    result = x
+    # Bounds are applied one at a time so a float bound on an int array cannot promote x.
+    if min is not None:
+        result = E.where(result < min, E.as_tensor(min).to(x.dtype), result)
+    if max is not None:
+        result = E.where(result > max, E.as_tensor(max).to(x.dtype), result)
+    return result.to(x.dtype)
+
+
+def conj(x: Array, /) -> Array:
+    """The complex conjugate: x itself for the real dtypes ember has.
+
+    Example:
+        >>> conj(ember.tensor([1.0]))
+        tensor([1.])
+    """
+    return check_array(x, "conj")  # type: ignore[no-any-return]
+
+
+def real(x: Array, /) -> Array:
+    """The real part: x itself for the real dtypes ember has.
+
+    Example:
+        >>> real(ember.tensor([1.0]))
+        tensor([1.])
+    """
+    return check_array(x, "real")  # type: ignore[no-any-return]
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary part: zeros for the real dtypes ember has.
+
+    Example:
+        >>> imag(ember.tensor([1.0]))
+        tensor([0.])
+    """
+    return E.zeros_like(check_array(x, "imag"))  # type: ignore[no-any-return]
