@@ -27,18 +27,28 @@ class Param(NamedTuple):
 
 
 def parse_signature(signature: str) -> list[Param]:
-    """``"input, *sizes"`` or ``"input, dim=None, keepdim=False, *, dtype=None"`` to params."""
+    """``"input, *sizes"`` or ``"input, dim=None, keepdim=False, *, dtype=None"`` to params.
+
+    The string is parsed as a Python parameter list, so defaults may be any literal
+    (``dims=(0, 1)``).
+    """
+    tree = ast.parse(f"def _({signature}): pass")
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    args = function.args
     params: list[Param] = []
-    for raw in (part.strip() for part in signature.split(",")):
-        if not raw or raw == "*":
-            continue
-        if raw.startswith("*"):
-            params.append(Param(raw[1:], (), True))
-        elif "=" in raw:
-            name, default = raw.split("=", 1)
-            params.append(Param(name.strip(), ast.literal_eval(default.strip()), False))
-        else:
-            params.append(Param(raw, _REQUIRED, False))
+    positional = [*args.posonlyargs, *args.args]
+    first_default = len(positional) - len(args.defaults)
+    for i, arg in enumerate(positional):
+        default = (
+            ast.literal_eval(args.defaults[i - first_default]) if i >= first_default else _REQUIRED
+        )
+        params.append(Param(arg.arg, default, False))
+    if args.vararg is not None:
+        params.append(Param(args.vararg.arg, (), True))
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        value = _REQUIRED if kw_default is None else ast.literal_eval(kw_default)
+        params.append(Param(arg.arg, value, False))
     return params
 
 

@@ -165,8 +165,11 @@ def gradgradcheck(
     indices = _differentiable(inputs)
     outputs = _outputs(func, inputs)
     if grad_outputs is None:
+        # Only outputs that carry gradients get a seed (not the indices of sort, max, ...).
         grad_outputs = tuple(
-            ember.randn(o.shape, dtype=o.dtype, requires_grad=True) for o in outputs
+            ember.randn(o.shape, dtype=o.dtype, requires_grad=True)
+            for o in outputs
+            if o.requires_grad
         )
     grad_outputs = _as_tuple(grad_outputs)
     n_inputs = len(inputs)
