@@ -334,6 +334,9 @@ _SHAPE = {
     "cat": [S([r(2, 3), r(1, 3)]), S([r(2, 1), r(2, 2)], 1), S([r(3)], dim=0)],
     "stack": [S([r(2, 3), r(2, 3)]), S([r(3), r(3)], 1)],
     "hstack": [S([r(2, 2), r(2, 1)]), S([r(3), r(2)])],
+    "atleast_1d": [S(r()), S(r(), r(2))],
+    "atleast_2d": [S(r(3)), S(r(), r(2, 2), r(2))],
+    "atleast_3d": [S(r(3)), S(r(2, 2), r(2, 2, 2))],
     "vstack": [S([r(3), r(2, 3)])],
     "dstack": [S([r(2, 2), r(2, 2, 2)]), S([r(2), r(2)])],
     "column_stack": [S([r(3), r(3, 2)])],
@@ -512,7 +515,7 @@ def test_gradcheck(name: str) -> None:
 
 
 # Differentiable ops that cannot be recorded yet (see _registry.NEEDS_ENGINE for why).
-KNOWN_MISSING = {"atleast_1d", "atleast_2d", "atleast_3d", "Tensor.as_strided_"}
+KNOWN_MISSING = {"Tensor.as_strided_"}
 
 
 def test_every_differentiable_op_has_a_rule() -> None:
@@ -522,8 +525,6 @@ def test_every_differentiable_op_has_a_rule() -> None:
 
 def test_known_missing_ops_raise() -> None:
     x = r(3)
-    with pytest.raises(NotImplementedError, match=r"^\[atleast_2d\]"):
-        ember.atleast_2d(x)
     with pytest.raises(NotImplementedError, match=r"^\[as_strided_\]"):
         (x * 1).as_strided_((2,), (1,))
 

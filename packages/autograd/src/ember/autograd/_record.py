@@ -288,7 +288,7 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
             saved_result = _raw_detach(target)
             saved_versions.append((saved_result, saved_result._version))
     else:
-        outputs = _attach_outputs(node, rule, target, self_tensor)
+        outputs = _attach_outputs(node, rule, target, self_tensor, args)
         if rule.saves_result:
             saved_result = tuple(_raw_detach(o) if is_tensor(o) else o for o in outputs)
             for o in saved_result:
@@ -350,6 +350,20 @@ def _check_inplace(name: str, tensor: Any) -> None:
             )
 
 
+def _view_source(rule: Rule, out: Any, source: Any) -> Any:
+    """The base ``out`` is a view of, or None: view=None rules ask the storage (basic indexing
+    gives a view, advanced indexing a copy), and sequence inputs (atleast_1d(x, y)) are searched
+    for the tensor each output views."""
+    if isinstance(source, (list, tuple)):
+        for item in source:
+            if is_tensor(item) and out._is_view_of(item):
+                return _view_base(item)
+        return None
+    if rule.is_view is True or out._is_view_of(source):
+        return _view_base(source)
+    return None
+
+
 def _view_base(source: Any) -> Any:
     meta = source._autograd_meta
     if meta is not None and meta.view_base is not None:
@@ -369,16 +383,22 @@ def _attach_output(
         meta.output_nr = nr
     else:
         meta = AutogradMeta(node, nr)
-        # Basic indexing gives a view, advanced indexing a copy: ask the storage.
-        if rule.is_view is True or (rule.is_view is None and out._is_view_of(source)):
-            meta.view_base = _view_base(source)
+        if rule.is_view is not False:
+            meta.view_base = _view_source(rule, out, source)
         out._autograd_meta = meta
     out._set_requires_grad(True)
 
 
-def _attach_outputs(node: RuleNode, rule: Rule, result: Any, source: Any) -> list[Any]:
+def _attach_outputs(
+    node: RuleNode, rule: Rule, result: Any, source: Any, args: tuple[Any, ...]
+) -> list[Any]:
     """The multi-output case (max(dim), sort, split, unbind, ...)."""
     outputs = list(result)
+    # atleast_1d(x, y) returns x itself when it is already 1-D: such outputs keep their history.
+    passed = {id(a) for a in args}
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            passed.update(id(item) for item in a)
     chosen = rule.differentiable_outputs
     node.outputs = len(outputs)
     node.output_meta = []
@@ -387,6 +407,8 @@ def _attach_outputs(node: RuleNode, rule: Rule, result: Any, source: Any) -> lis
             node.output_meta.append(((), None))
             continue
         node.output_meta.append((out._sizes, out.dtype))
+        if id(out) in passed:
+            continue
         if chosen is None or nr in chosen:
             _attach_output(node, rule, out, nr, source, False)
     return outputs

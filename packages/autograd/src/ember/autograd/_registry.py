@@ -176,11 +176,6 @@ NON_DIFFERENTIABLE = frozenset(
 # Differentiable ops that cannot be recorded until the recorder supports what they need; they
 # stay 'missing' (recording them raises NotImplementedError) even where a rule would match.
 NEEDS_ENGINE: dict[str, str] = {
-    # They return the very input objects when nothing needs reshaping, and the recorder would
-    # make those inputs outputs of the new node (it only skips that for single-tensor results).
-    "atleast_1d": "outputs that are the inputs themselves",
-    "atleast_2d": "outputs that are the inputs themselves",
-    "atleast_3d": "outputs that are the inputs themselves",
     # Its backward needs self's strides and storage offset before the call; an in-place op
     # saves only a contiguous clone of self.
     "Tensor.as_strided_": "the geometry of self before an in-place op",

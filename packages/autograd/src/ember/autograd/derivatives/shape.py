@@ -204,6 +204,11 @@ def _movedim_backward(g: Any, source: Any, destination: Any) -> Any:
     return g.movedim(destination, source)
 
 
+def _atleast_backward(g: Any, shapes: Any) -> list[Any]:
+    grads = g if isinstance(g, tuple) else (g,)
+    return [grad.reshape(shape) for grad, shape in zip(grads, shapes, strict=True)]
+
+
 def _reshape(g: Any, a: Any) -> Any:
     return g.reshape(a.input_shape)
 
@@ -211,6 +216,15 @@ def _reshape(g: Any, a: Any) -> Any:
 _view = Rule("input, *shape", view=True, input=_reshape)
 
 RULES: dict[str, Rule] = {
+    "atleast_1d": Rule(
+        "*tensors", view=None, tensors=lambda g, a: _atleast_backward(g, a.tensors_shape)
+    ),
+    "atleast_2d": Rule(
+        "*tensors", view=None, tensors=lambda g, a: _atleast_backward(g, a.tensors_shape)
+    ),
+    "atleast_3d": Rule(
+        "*tensors", view=None, tensors=lambda g, a: _atleast_backward(g, a.tensors_shape)
+    ),
     "Tensor.view": _view,
     "Tensor.reshape": Rule("input, *shape", view=None, input=_reshape),
     "reshape": Rule("input, shape", view=None, input=_reshape),
