@@ -59,6 +59,17 @@ def _make_grads(op: str, outputs: Sequence[Any], grads: Sequence[Any]) -> list[A
     return result
 
 
+def _roots(
+    op: str, outputs: Any, grad_outputs: Any, grads_name: str
+) -> tuple[list[Edge], list[Any]]:
+    """The graph edges of ``outputs`` and the gradients they start from (validated)."""
+    outs = _as_tuple(outputs, op, "outputs" if op == "grad" else "tensors")
+    grads = (
+        _as_tuple(grad_outputs, op, grads_name) if grad_outputs is not None else (None,) * len(outs)
+    )
+    return _output_edges(op, outs), _make_grads(op, outs, grads)
+
+
 def _output_edges(op: str, outputs: Sequence[Any]) -> list[Edge]:
     edges = []
     for i, out in enumerate(outputs):
@@ -89,18 +100,11 @@ def backward(
         >>> x.grad
         tensor([2., 2., 2.])
     """
-    outputs = _as_tuple(tensors, "backward", "tensors")
     if grad_tensors is None:
         grad_tensors = grad_variables
-    grads = (
-        _as_tuple(grad_tensors, "backward", "gradient")
-        if grad_tensors is not None
-        else (None,) * len(outputs)
-    )
+    roots, root_grads = _roots("backward", tensors, grad_tensors, "gradient")
     if retain_graph is None:
         retain_graph = create_graph
-    roots = _output_edges("backward", outputs)
-    root_grads = _make_grads("backward", outputs, grads)
     wanted = _as_tuple(inputs, "backward", "inputs")
     if inputs is not None and not wanted:
         raise RuntimeError("[backward] 'inputs' argument to backward() cannot be empty.")
@@ -155,19 +159,12 @@ def grad(
         )
     if allow_unused is None:
         allow_unused = materialize_grads
-    outs = _as_tuple(outputs, "grad", "outputs")
     ins = _as_tuple(inputs, "grad", "inputs")
     if not ins:
         raise RuntimeError("[grad] grad requires non-empty inputs.")
-    grads = (
-        _as_tuple(grad_outputs, "grad", "grad_outputs")
-        if grad_outputs is not None
-        else (None,) * len(outs)
-    )
+    roots, root_grads = _roots("grad", outputs, grad_outputs, "grad_outputs")
     if retain_graph is None:
         retain_graph = create_graph
-    roots = _output_edges("grad", outs)
-    root_grads = _make_grads("grad", outs, grads)
     edges = [_input_edge("grad", t) for t in ins]
     captured = run_backward(roots, root_grads, retain_graph, create_graph, edges, False)
     result = []
