@@ -67,8 +67,9 @@ def out(result: Any, out: object, op: str) -> Any:
     """
     if out is None:
         return result
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     results = result if isinstance(result, tuple) else (result,)
-    if _C.is_grad_enabled() and any(getattr(r, "requires_grad", False) for r in results):
+    if _C.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in results + outs):
         # As torch: a copy into `out` cannot be recorded (the result needs a grad_fn, out not).
         raise RuntimeError(
             f"[{op}] functions with out=... arguments don't support automatic differentiation, "

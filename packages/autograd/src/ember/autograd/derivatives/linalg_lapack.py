@@ -72,22 +72,23 @@ def _prod_of_others(s: Any) -> Any:
 
 
 def _det(g: Any, A: Any, det: Any) -> Any:
-    """The cofactor matrix g det(A) A^-T by a solve; singular matrices (where A^-1 does not exist)
-    take it from the SVD: det = det(U) det(Vh) prod(S), whose product rule needs no division."""
+    """The cofactor matrix g det(A) A^-T by a solve; singular and ill-conditioned matrices (where
+    A^-1 does not exist or loses most digits) take it from the SVD: det = det(U) det(Vh) prod(S),
+    whose product rule needs no division."""
     if A.numel() == 0:
         return ember.zeros_like(A)
     eye = _eye_like(A)
-    scaled = (g * det).unsqueeze(-1).unsqueeze(-1) * eye
-    # Nearly singular too: the LU cofactors lose about log10(cond) digits. |det| over the product
-    # of the row norms (Hadamard's bound) is a scale-free measure of how close to singular A is.
-    hadamard = A.detach().norm(dim=-1).prod(-1)
-    singular = det.detach().abs() <= hadamard * finfo(A.dtype).eps ** 0.5
+    scale = (g * det).unsqueeze(-1).unsqueeze(-1)
+    inverse_t = _solve(A.mT, eye)
+    # cond_F(A) = |A| |A^-1| (nan or inf when singular); the solve keeps half the digits or more.
+    cond = A.detach().norm(dim=(-2, -1)) * inverse_t.detach().norm(dim=(-2, -1))
+    singular = ~(cond * finfo(A.dtype).eps ** 0.5 < 1)
     if not bool(singular.any()):
-        return _solve(A.mT, scaled)
+        return scale * inverse_t
     # Each branch sees harmless matrices where the other is used: the gradient of the unused
     # branch is zero but must not be 0 * nan (a singular solve, or svd with repeated values).
     mask = singular.unsqueeze(-1).unsqueeze(-1)
-    by_solve = _solve(ember.where(mask, eye, A).mT, scaled)
+    by_solve = scale * _solve(ember.where(mask, eye, A).mT, eye)
     distinct = ember.arange(1, A.shape[-1] + 1, dtype=A.dtype).diag_embed()
     U, S, Vh = _C._linalg_svd(ember.where(mask, A, distinct), False, True, "linalg.det")
     alpha = _C._linalg_det(U, "linalg.det") * _C._linalg_det(Vh, "linalg.det") * g
@@ -216,24 +217,25 @@ def _pinv_backward(g: Any, pinvA: Any, A: Any) -> Any:
     return -(K @ pinvA).mT + (gh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
 
 
-def _lstsq_parts(g: Any, a: Any) -> tuple[Any, Any, Any, bool]:
-    """(gX, B, pinv(A), vector case) as matrices: torch differentiates lstsq as X = pinv(A) B."""
-    vector = _is_vector_rhs(a.A.shape, a.B.shape)
-    gX, B = g[0], a.B
+def _lstsq_grads(g: Any, a: Any, for_A: bool) -> Any:
+    """torch's lstsq_backward: the solution as X = pinv(A) B, and the squared residuals
+    |A X - B|^2 (given when m > n), whose X-dependence vanishes at the optimum."""
+    gX, g_residuals = g[0], g[1]
+    A, B, X = a.A, a.B, a.result[0]
+    vector = _is_vector_rhs(A.shape, B.shape)
     if vector:
-        gX, B = gX.unsqueeze(-1), B.unsqueeze(-1)
-    return gX, B, ember.linalg.pinv(a.A), vector
-
-
-def _lstsq_A(g: Any, a: Any) -> Any:
-    gX, B, pinvA, _ = _lstsq_parts(g, a)
-    return _pinv_backward(gX @ B.mT, pinvA, a.A)
-
-
-def _lstsq_B(g: Any, a: Any) -> Any:
-    gX, _, pinvA, vector = _lstsq_parts(g, a)
-    gB = pinvA.mT @ gX
-    return gB.squeeze(-1) if vector else gB
+        gX, B, X = gX.unsqueeze(-1), B.unsqueeze(-1), X.unsqueeze(-1)
+    grad = None
+    if not _is_zero(gX):
+        pinvA = ember.linalg.pinv(A)
+        grad = _pinv_backward(gX @ B.mT, pinvA, A) if for_A else pinvA.mT @ gX
+    if not _is_zero(g_residuals):
+        weighted = 2 * g_residuals.unsqueeze(-2) * (A @ X - B)
+        term = weighted @ X.mT if for_A else -weighted
+        grad = term if grad is None else grad + term
+    if grad is None:
+        return ember.zeros_like(a.A if for_A else a.B)
+    return grad.squeeze(-1) if vector and not for_A else grad
 
 
 # --- LU ----------------------------------------------------------------------------------------
@@ -309,7 +311,12 @@ RULES: dict[str, Rule] = {
     "_linalg_qr": Rule("A, mode, op", A=_qr),
     "_linalg_svd": Rule("A, full_matrices, compute_uv, op", A=_svd),
     "_linalg_eigh": Rule("A, UPLO, compute_v, op", A=_eigh),
-    "_linalg_lstsq": Rule("A, B, rcond, driver, op", outputs=(0,), A=_lstsq_A, B=_lstsq_B),
+    "_linalg_lstsq": Rule(
+        "A, B, rcond, driver, op",
+        outputs=(0, 1),
+        A=lambda g, a: _lstsq_grads(g, a, True),
+        B=lambda g, a: _lstsq_grads(g, a, False),
+    ),
     "_linalg_lu_factor_ex": Rule("A, pivot, check_errors, op", outputs=(0,), A=_lu_factor),
     "_linalg_lu_solve": Rule("LU, pivots, B, left, adjoint, op", LU=_lu_solve_LU, B=_lu_solve_B),
     "_lu_unpack": Rule("LU, pivots, unpack_data, unpack_pivots, op", outputs=(1, 2), LU=_lu_unpack),
