@@ -21,6 +21,8 @@ sys.modules[__name__ + "._C"] = _C
 from ember._C import *  # noqa: F403
 from ember._device import device
 from ember._dtype import (
+    cdouble,
+    cfloat,
     double,
     finfo,
     float,
