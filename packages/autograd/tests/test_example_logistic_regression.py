@@ -10,6 +10,9 @@ import pytest
 pytest.importorskip("sklearn", reason="the example's data comes from scikit-learn")
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "logistic_regression.py"
+if not EXAMPLE.is_file():
+    # The release check runs these tests from ember-autograd's wheel, outside the repository.
+    pytest.skip("the repository's examples/ folder is not here", allow_module_level=True)
 
 
 def test_logistic_regression_learns(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, raises, shapes
+from autograd_test_helpers import assert_close, raises, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -62,10 +62,19 @@ def check_int(x: object, op: str, name: str) -> int:
 def out(result: Any, out: object, op: str) -> Any:
     """Copies `result` into `out` (a tensor, or a tuple of them for tuple results) when given.
 
-    As in torch, each out tensor must have the result's dtype and is resized to its shape.
+    As in torch, each out tensor must have the result's dtype and is resized to its shape, and
+    out= refuses results that require grad (RuntimeError).
     """
     if out is None:
         return result
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    results = result if isinstance(result, tuple) else (result,)
+    if _C.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in results + outs):
+        # As torch: a copy into `out` cannot be recorded (the result needs a grad_fn, out not).
+        raise RuntimeError(
+            f"[{op}] functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"[{op}] argument 'out' must be a tuple of {len(result)} tensors")

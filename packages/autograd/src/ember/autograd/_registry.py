@@ -170,6 +170,8 @@ NON_DIFFERENTIABLE = frozenset(
         "unique",
         "tril_indices",
         "triu_indices",
+        # ember.linalg's out= copy: refused before it runs when anything requires grad (torch).
+        "_linalg_copy_out",
     ]
 )
 

@@ -14,6 +14,7 @@ from ember.autograd.derivatives import (
     index,
     joins,
     linalg,
+    linalg_lapack,
     pairwise,
     rearrange,
     reductions,
@@ -31,6 +32,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     joins.RULES,
     rearrange.RULES,
     pairwise.RULES,
+    linalg_lapack.RULES,
 )
 
 # Operators and aliases that mean an existing rule.
