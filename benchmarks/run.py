@@ -322,6 +322,22 @@ def _linalg(op: str) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[]
     return make
 
 
+def _rfft(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    """rfft(x); results compare as (n/2+1, 2) real arrays (torch.view_as_real's layout)."""
+    x = lib.from_numpy(data["x"])
+    if lib.name == "numpy":
+        np = lib.np
+        batch, _ = _repeat(lambda: np.fft.rfft(x))
+        return batch, lambda: np.stack([np.fft.rfft(x).real, np.fft.rfft(x).imag], -1)
+    fft = getattr(lib.mod, "fft", None)
+    if lib.name == "torch" or hasattr(fft, "rfft"):
+        assert fft is not None
+        batch, _ = _repeat(lambda: fft.rfft(x))
+        return batch, lambda: lib.attr("view_as_real")(fft.rfft(x))
+    r2c = lib.attr("_C")._fft_r2c  # ember before its public ember.fft: the native kernel
+    return _repeat(lambda: r2c(x, [0], "backward", True))
+
+
 def workloads() -> list[Workload]:
     n = N_ELEMENTWISE
     ws = [
@@ -422,6 +438,17 @@ def workloads() -> list[Workload]:
             _scatter_reduce,
         ),
     ]
+    ws.append(
+        Workload(
+            "rfft_2^20",
+            "rfft(x), 2**20 float32",
+            "us/call",
+            0.0,
+            lambda np: {"x": np.random.default_rng(0).standard_normal(1 << 20).astype(np.float32)},
+            _rfft,
+            rtol=1e-3,
+        )
+    )
     for size in (1024, 2048):
         ws.append(
             Workload(

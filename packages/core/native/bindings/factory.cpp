@@ -205,6 +205,16 @@ void init_creation(nb::module_& m) {
   m.def("full", [](nb::handle size, nb::handle fill_value, nb::handle out_h, nb::handle dtype,
                    nb::handle device, nb::handle requires_grad) {
     check_creation_options("full", device, requires_grad);
+    if (PyComplex_Check(fill_value.ptr())) {  // a complex fill: the default complex dtype
+      const Tensor value = to_tensor(fill_value, "full", "fill_value");
+      const Tensor out = to_optional_tensor(out_h, "full", "out");
+      const ScalarType dt = resolve_dtype(dtype, out, default_complex_dtype(), "full");
+      EMBER_CHECK(is_complex(dt), TypeError, "[full] a complex fill_value needs a complex dtype, "
+                  "got ", dtype_name(dt));
+      const Tensor result = empty(to_size_sequence(size, "full", "size"), dt, "full");
+      copy_(result, value);
+      return finish(result, out_h, out);
+    }
     const Number v = to_number(fill_value, "full", "fill_value");
     const ScalarType inferred = v.kind == NumberKind::Bool  ? ScalarType::Bool
                                 : v.kind == NumberKind::Int ? ScalarType::Int64

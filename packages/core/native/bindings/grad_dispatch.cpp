@@ -9,6 +9,7 @@
 #include <nanobind/stl/unordered_set.h>
 
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 #include "python_api.h"
@@ -119,6 +120,31 @@ PyObject* call_recorder(GradDispatch* d, PyObject* const* args, Py_ssize_t nargs
   return result;
 }
 
+// Kernels that know no op name (visit_dtype on a complex dtype) raise "[<op>] ...": name it.
+PyObject* name_unnamed_error(GradDispatch* d, PyObject* result) {
+  if (result || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyObject* text = value ? PyObject_Str(value) : nullptr;
+  const char* message = text ? PyUnicode_AsUTF8AndSize(text, nullptr) : nullptr;
+  constexpr std::string_view kUnnamed = "[<op>]";
+  if (message && std::string_view(message).starts_with(kUnnamed)) {
+    const char* name = PyUnicode_AsUTF8AndSize(d->name, nullptr);
+    const std::string named =
+        std::string("[") + (name ? name : "?") + "]" + (message + kUnnamed.size());
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+    PyErr_SetString(PyExc_TypeError, named.c_str());
+    return nullptr;
+  }
+  if (!text) PyErr_Clear();
+  Py_XDECREF(text);
+  PyErr_Restore(type, value, traceback);
+  return nullptr;
+}
+
 PyObject* dispatch_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                               PyObject* kwnames) {
   auto* d = reinterpret_cast<GradDispatch*>(callable);
@@ -126,13 +152,16 @@ PyObject* dispatch_vectorcall(PyObject* callable, PyObject* const* args, size_t 
   if (g_recorder && d->recorded && needs_recording(d->self, args, nargs, kwnames)) {
     return call_recorder(d, args, nargs, kwnames);
   }
-  if (!d->self) return PyObject_Vectorcall(d->func, args, nargsf, kwnames);
+  if (!d->self) {
+    return name_unnamed_error(d, PyObject_Vectorcall(d->func, args, nargsf, kwnames));
+  }
   // A bound dispatcher (from `x.add` attribute access): prepend self.
   const Py_ssize_t total = nargs + (kwnames ? PyTuple_Size(kwnames) : 0);
   std::vector<PyObject*> full(static_cast<size_t>(total) + 1);
   full[0] = d->self;
   for (Py_ssize_t i = 0; i < total; ++i) full[static_cast<size_t>(i) + 1] = args[i];
-  return PyObject_Vectorcall(d->func, full.data(), static_cast<size_t>(nargs) + 1, kwnames);
+  return name_unnamed_error(
+      d, PyObject_Vectorcall(d->func, full.data(), static_cast<size_t>(nargs) + 1, kwnames));
 }
 
 GradDispatch* new_dispatcher(PyObject* func, PyObject* name, PyObject* self, bool recorded) {

@@ -1,5 +1,7 @@
 // Interop with NumPy and Python data: ember.from_numpy (zero-copy, both ways), Tensor.numpy(),
 // __array__, and ember.tensor / as_tensor from nested sequences.
+#include <nanobind/stl/string.h>
+
 #include "interop.h"
 #include "python_api.h"
 
@@ -32,9 +34,11 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
     }
   }
   if (code == dtype_code::Bfloat && dt.bits == 16) return ScalarType::BFloat16;
+  if (code == dtype_code::Complex && dt.bits == 64) return ScalarType::ComplexFloat;
+  if (code == dtype_code::Complex && dt.bits == 128) return ScalarType::ComplexDouble;
   throw TypeError(str("[", op, "] can't convert an array of dtype code ", int(dt.code), " with ",
                       int(dt.bits), " bits; supported: bool, uint8, int8, int16, int32, int64, "
-                      "float16, float32, float64"));
+                      "float16, float32, float64, complex64, complex128"));
 }
 
 // nanobind refuses byte-swapped, object and long double arrays and strides that are not a
@@ -59,6 +63,7 @@ nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   else if (t == ScalarType::UInt8) code = dtype_code::UInt;
   else if (is_integral(t, false)) code = dtype_code::Int;
   else if (t == ScalarType::BFloat16) code = dtype_code::Bfloat;
+  else if (is_complex(t)) code = dtype_code::Complex;
   return {static_cast<uint8_t>(code), bits, 1};
 }
 
@@ -124,7 +129,25 @@ nb::object to_numpy(nb::handle self) {
 }
 
 // ---- ember.tensor(data): nested sequences of numbers/tensors -> a new tensor.
-enum class Kind { Bool = 0, Int = 1, Float = 2 };
+enum class Kind { Bool = 0, Int = 1, Float = 2, Complex = 3 };
+
+// Python complex, numpy complex scalars (they also have __float__), or another object that
+// only converts to complex. Fraction and other reals also define __complex__: they stay real.
+bool is_complex_number(nb::handle h) {
+  if (PyComplex_Check(h.ptr())) return true;
+  if (is_tensor(h) || PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr())) return false;
+  if (nb::hasattr(h, "dtype") && nb::hasattr(h, "__complex__")) {
+    nb::object kind = nb::getattr(nb::getattr(h, "dtype"), "kind", nb::none());
+    return nb::isinstance<nb::str>(kind) && nb::cast<std::string>(kind) == "c";
+  }
+  return !has_float_slot(h) && nb::hasattr(h, "__complex__");
+}
+
+// The value of a Python complex, or of an object with __complex__ (numpy.complex64).
+std::complex<double> complex_value(nb::handle h) {
+  nb::object c = PyComplex_Check(h.ptr()) ? nb::borrow(h) : nb::handle(&PyComplex_Type)(h);
+  return {PyComplex_RealAsDouble(c.ptr()), PyComplex_ImagAsDouble(c.ptr())};
+}
 
 bool is_sequence(nb::handle h) {
   return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr());
@@ -155,12 +178,15 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
     EMBER_CHECK(t.numel() == 1, ValueError,
                 "[tensor] only one-element tensors can be converted to Python scalars, got shape ",
                 t.sizes());
-    if (is_floating(t.dtype())) kind = Kind::Float;
+    if (is_complex(t.dtype())) kind = Kind::Complex;
+    else if (is_floating(t.dtype())) kind = std::max(kind, Kind::Float);
     else if (t.dtype() != ScalarType::Bool) kind = std::max(kind, Kind::Int);
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     kind = std::max(kind, Kind::Int);
+  } else if (is_complex_number(h)) {
+    kind = Kind::Complex;
   } else if (has_float_slot(h)) {
-    kind = Kind::Float;
+    kind = std::max(kind, Kind::Float);
   } else {
     throw TypeError(str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
   }
@@ -173,6 +199,16 @@ void fill_elements(nb::handle h, T*& out) {
     return;
   }
   PyObject* o = h.ptr();
+  if constexpr (is_complex_v<T>) {
+    if (is_complex_number(h) || (is_tensor(h) && is_complex(unwrap(h).dtype()))) {
+      *out++ = static_cast<T>(is_tensor(h) ? item_complex(unwrap(h), "tensor") : complex_value(h));
+      return;
+    }
+  } else {
+    EMBER_CHECK(!is_complex_number(h) && !(is_tensor(h) && is_complex(unwrap(h).dtype())),
+                TypeError, "[tensor] can't convert a complex value to the real dtype ",
+                dtype_name(scalar_type_of<T>()));
+  }
   if (is_tensor(h)) {
     const Tensor& t = unwrap(h);
     if (is_floating(t.dtype())) *out++ = static_cast<T>(item_double(t, "tensor"));
@@ -222,13 +258,14 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   Kind kind = Kind::Bool;
   bool any_element = false;
   infer(data, 0, shape, kind, any_element);
-  ScalarType dt = kind == Kind::Float ? default_dtype()
+  ScalarType dt = kind == Kind::Complex ? default_complex_dtype()
+                  : kind == Kind::Float ? default_dtype()
                   : kind == Kind::Int ? ScalarType::Int64
                                       : ScalarType::Bool;
   if (!any_element && kind == Kind::Bool) dt = default_dtype();  // tensor([]) is float
   if (dtype) dt = *dtype;
   Tensor t = Tensor::empty(shape, dt);
-  visit_dtype(dt, [&](auto tag) {
+  visit_dtype_with_complex(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data<T>();
     fill_elements(data, out);

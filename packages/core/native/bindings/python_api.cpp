@@ -43,7 +43,8 @@ bool is_tensor(nb::handle h) { return nb::isinstance<Tensor>(h); }
 const Tensor& unwrap(nb::handle h) { return *nb::inst_ptr<Tensor>(h); }
 
 bool is_python_scalar(nb::handle h) {
-  return PyBool_Check(h.ptr()) || PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr());
+  return PyBool_Check(h.ptr()) || PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) ||
+         PyComplex_Check(h.ptr());
 }
 
 Tensor to_tensor(nb::handle h, const char* op, const char* arg) {
@@ -58,6 +59,10 @@ Tensor to_tensor(nb::handle h, const char* op, const char* arg) {
     return Tensor::scalar_int(v, ScalarType::Int64, true);
   }
   if (PyFloat_Check(o)) return Tensor::scalar(PyFloat_AsDouble(o), ScalarType::Float64, true);
+  if (PyComplex_Check(o)) {  // a wrapped complex number: the default complex dtype in promotion
+    return Tensor::scalar_complex({PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)},
+                                  ScalarType::ComplexDouble, true);
+  }
   // numpy scalars and other numbers that know how to become a float or an int.
   bool overflow = false;
   if (const auto v = index_value(h, &overflow)) {
@@ -182,7 +187,7 @@ void init_dtypes(nb::module_& m) {
   nb::class_<DType>(m, "dtype", "An element type, such as ember.float32.")
       .def_prop_ro("is_floating_point", [](const DType& d) { return is_floating(d.type); })
       .def_prop_ro("is_signed", [](const DType& d) { return is_signed(d.type); })
-      .def_prop_ro("is_complex", [](const DType&) { return false; })
+      .def_prop_ro("is_complex", [](const DType& d) { return is_complex(d.type); })
       .def_prop_ro("itemsize", [](const DType& d) { return element_size(d.type); })
       .def("__repr__",
            [](const DType& d) { return "ember." + std::string(dtype_name(d.type)); })

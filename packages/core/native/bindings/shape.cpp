@@ -128,14 +128,14 @@ void init_views(nb::module_& m, TensorClass& cls) {
   });
   cls.def_prop_ro("T", [](const Tensor& x) { return wrap(reverse_dims(x)); });
   cls.def_prop_ro("mT", [](const Tensor& x) { return wrap(mT(x)); });
-  // Real dtypes only: the adjoint is the transpose.
+  // The adjoint: the conjugate transpose (conj is a no-op on real dtypes).
   cls.def_prop_ro("H", [](const Tensor& x) {
     EMBER_CHECK(x.dim() <= 2, RuntimeError, "[H] tensor.H is only supported on matrices (2-D ",
                 "tensors). Got ", x.dim(), "-D tensor.");
-    return wrap(t(x));
+    return wrap(conj(t(x)));
   });
-  cls.def_prop_ro("mH", [](const Tensor& x) { return wrap(mT(x)); });
-  def_both(m, cls, "adjoint", [](const Tensor& x) { return wrap(mT(x)); });
+  cls.def_prop_ro("mH", [](const Tensor& x) { return wrap(conj(mT(x))); });
+  def_both(m, cls, "adjoint", [](const Tensor& x) { return wrap(conj(mT(x))); });
 
   cls.def("expand", [](const Tensor& self, nb::args args) {
     return wrap(expand(self, sizes_from_args(args, "expand")));

@@ -7,10 +7,13 @@ namespace ember::py {
 namespace {
 
 nb::object scalar_to_python(const Tensor& t, const char* data) {
-  return visit_dtype(t.dtype(), [&](auto tag) -> nb::object {
+  return visit_dtype_with_complex(t.dtype(), [&](auto tag) -> nb::object {
     using T = typename decltype(tag)::type;
     const T value = *reinterpret_cast<const T*>(data);
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (is_complex_v<T>) {
+      return nb::steal(PyComplex_FromDoubles(static_cast<double>(value.real()),
+                                             static_cast<double>(value.imag())));
+    } else if constexpr (std::is_same_v<T, bool>) {
       return nb::bool_(value);
     } else if constexpr (std::is_integral_v<T>) {
       return nb::int_(static_cast<int64_t>(value));
@@ -70,7 +73,7 @@ void init_tensor_class(nb::module_& m, TensorClass& cls) {
       .def_prop_ro("nbytes", [](const Tensor& t) { return t.numel() * t.element_size(); })
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_bytes()); })
       .def("is_floating_point", [](const Tensor& t) { return is_floating(t.dtype()); })
-      .def("is_complex", [](const Tensor&) { return false; })
+      .def("is_complex", [](const Tensor& t) { return is_complex(t.dtype()); })
       .def_prop_ro("_version", [](const Tensor& t) { return t.storage()->version(); })
       .def("_is_view_of", [](const Tensor& a, const Tensor& b) {
         return a.storage() == b.storage();

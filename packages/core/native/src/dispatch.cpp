@@ -19,6 +19,10 @@
   }                                             \
   }
 EMBER_DECLARE_FILLERS(baseline)
+// Complex kernels exist for the baseline ISA only (kernels/cpu/complex.cpp).
+namespace ember::cpu::isa_baseline {
+void fill_complex(KernelTable&);
+}
 #ifdef EMBER_HAVE_AVX2
 EMBER_DECLARE_FILLERS(avx2)
 #endif
@@ -55,6 +59,7 @@ struct Selected {
   Capability capability;
   Selected() : capability(detect()) {
     cpu::isa_baseline::fill_all(table);
+    cpu::isa_baseline::fill_complex(table);
 #ifdef EMBER_HAVE_AVX2
     if (capability == Capability::Avx2) cpu::isa_avx2::fill_all(table);
 #endif

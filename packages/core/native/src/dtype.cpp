@@ -8,18 +8,42 @@
 namespace ember {
 
 int64_t element_size(ScalarType t) {
-  static constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  static constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
   return sizes[static_cast<int>(t)];
 }
 
 std::string_view dtype_name(ScalarType t) {
   static constexpr std::string_view names[] = {"bool",    "uint8",    "int8",    "int16",
                                                 "int32",   "int64",    "float16", "bfloat16",
-                                                "float32", "float64"};
+                                                "float32", "float64",  "complex64", "complex128"};
   return names[static_cast<int>(t)];
 }
 
+ScalarType to_complex_type(ScalarType t) {
+  if (is_complex(t)) return t;
+  return t == ScalarType::Float64 ? ScalarType::ComplexDouble : ScalarType::ComplexFloat;
+}
+
+ScalarType default_complex_dtype() { return to_complex_type(default_dtype()); }
+
+void throw_complex_unsupported(ScalarType t) {
+  throw TypeError(str("[<op>] not implemented for '", dtype_name(t), "' (complex support is "
+                      "partial: see ember's complex dtype notes)"));
+}
+
+void reject_complex(ScalarType t, const char* op) {
+  EMBER_CHECK(!is_complex(t), TypeError, "[", op, "] not implemented for '", dtype_name(t),
+              "' (complex support is partial)");
+}
+
 ScalarType promote_types(ScalarType a, ScalarType b) {
+  // With a complex operand: the complex type wide enough for both parts (torch's rule; complex32
+  // does not exist here, so float16/bfloat16 + complex64 is complex64).
+  if (is_complex(a) || is_complex(b)) {
+    const bool wide = a == ScalarType::ComplexDouble || b == ScalarType::ComplexDouble ||
+                      a == ScalarType::Float64 || b == ScalarType::Float64;
+    return wide ? ScalarType::ComplexDouble : ScalarType::ComplexFloat;
+  }
   // torch's table for the real dtypes, in enum order: b1 u1 i1 i2 i4 i8 f2 bf f4 f8.
   using S = ScalarType;
   constexpr S b1 = S::Bool, u1 = S::UInt8, i1 = S::Int8, i2 = S::Int16, i4 = S::Int32,
@@ -41,6 +65,7 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
 
 bool can_cast(ScalarType from, ScalarType to) {
   // torch.can_cast forbids only a move to a lower category: float -> int, non-bool -> bool.
+  if (is_complex(from) && !is_complex(to)) return false;
   if (is_floating(from) && is_integral(to, true)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
   return true;

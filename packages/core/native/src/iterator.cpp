@@ -35,6 +35,9 @@ std::optional<ScalarType> combine_categories(std::optional<ScalarType> higher,
                                              std::optional<ScalarType> lower) {
   if (!higher) return lower;
   if (!lower) return higher;
+  if (is_complex(*higher)) return higher;
+  // A complex operand of lower priority keeps a floating higher's precision (float64 -> complex128).
+  if (is_complex(*lower)) return is_floating(*higher) ? to_complex_type(*higher) : *lower;
   if (is_floating(*higher)) return higher;
   if (*higher == ScalarType::Bool || is_floating(*lower)) return promote_types(*higher, *lower);
   return higher;
@@ -46,7 +49,9 @@ ScalarType result_type(const std::vector<Tensor>& tensors) {
   std::optional<ScalarType> dim_result, zero_dim_result, wrapped_result;
   for (const Tensor& t : tensors) {
     if (t.is_wrapped_number()) {
-      const ScalarType current = is_floating(t.dtype()) ? default_dtype() : t.dtype();
+      const ScalarType current = is_complex(t.dtype())    ? default_complex_dtype()
+                                 : is_floating(t.dtype()) ? default_dtype()
+                                                          : t.dtype();
       wrapped_result = promote_optional(wrapped_result, current);
     } else if (t.dim() == 0) {
       zero_dim_result = promote_optional(zero_dim_result, t.dtype());
@@ -89,7 +94,8 @@ void TensorIterator::compute_dtypes() {
   } else {
     compute_dtype_ = inputs_.empty() ? default_dtype() : inputs_[0].dtype();
   }
-  if (config_.promote_int_to_float && !is_floating(compute_dtype_)) {
+  if (config_.promote_int_to_float && !is_floating(compute_dtype_) &&
+      !is_complex(compute_dtype_)) {
     compute_dtype_ = default_dtype();
   }
   if (config_.cast_inputs) {

@@ -110,6 +110,11 @@ Tensor unary(UnaryOp op, const Tensor& x, const Tensor& out, const OpParams& p, 
                 "desired output type bool");
     return unary(op, to_dtype(x, ScalarType::Int64), out, p, false);
   }
+  if (op == UnaryOp::Abs && is_complex(x.dtype())) {  // a real result: its own loop
+    EMBER_CHECK(!in_place, RuntimeError,
+                "[abs_] In-place abs is not supported for complex tensors");
+    return complex_abs(x, out);
+  }
   IterConfig config;
   config.promote_int_to_float = is_float_only(op);
   TensorIterator iter(name, in_place_config(config, in_place));
@@ -331,6 +336,7 @@ Tensor round(const Tensor& x, int64_t decimals, const Tensor& out, bool in_place
 
 Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
                   std::optional<double> neginf, const Tensor& out, bool in_place) {
+  reject_complex(x.dtype(), "nan_to_num");
   // Integers have no nan or inf: torch returns the values unchanged.
   if (!is_floating(x.dtype())) {
     if (in_place) return x;
@@ -364,6 +370,7 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
               "same dtype, but got ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
   EMBER_CHECK(rtol >= 0 && atol >= 0, ValueError, "[isclose] rtol and atol must be "
               "non-negative, got rtol=", rtol, " and atol=", atol);
+  reject_complex(a.dtype(), "isclose");
   Tensor close = compare(CompareOp::Eq, a, b);
   if (!is_floating(a.dtype())) return close;
   if (equal_nan) {

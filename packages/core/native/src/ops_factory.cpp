@@ -69,6 +69,8 @@ const char* torch_type_name(ScalarType t) {
     case ScalarType::Float16: return "Half";
     case ScalarType::BFloat16: return "BFloat16";
     case ScalarType::Float32: return "Float";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     case ScalarType::Float64: break;
   }
   return "Double";
@@ -92,6 +94,7 @@ void check_new_sizes(const Shape& size, const char* op) {
 
 void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
   if (dtype == ScalarType::Bool) return;
+  dtype = to_real_type(dtype);  // a complex dtype holds what its real part holds
   bool fits = true;
   if (is_floating(dtype)) {
     const double v = value.to_double();
@@ -144,6 +147,11 @@ const Tensor& fill_dense_(const Tensor& t, Scalar value, const char* op) {
   EMBER_CHECK(t.is_non_overlapping_and_dense(), RuntimeError, "[", op,
               "] internal: fill_dense_ needs a dense tensor, got strides ", t.strides());
   check_value_fits(value, t.dtype(), op);
+  if (is_complex(t.dtype())) {  // rare enough for the generic copy path
+    copy_(t, value.is_int ? Tensor::scalar_int(value.i, ScalarType::Int64)
+                          : Tensor::scalar(value.d, ScalarType::Float64));
+    return t;
+  }
   // A dense tensor with non-negative strides covers numel() elements from its first one.
   if (value.is_int) {
     fill_contiguous(t, [v = value.i](auto tag, int64_t) {
@@ -286,6 +294,7 @@ Tensor logspace(double start, double end, int64_t steps, double base, ScalarType
 Tensor eye(int64_t n, int64_t m, ScalarType dtype) {
   EMBER_CHECK(n >= 0, RuntimeError, "[eye] n must be greater or equal to 0, got ", n);
   EMBER_CHECK(m >= 0, RuntimeError, "[eye] m must be greater or equal to 0, got ", m);
+  if (is_complex(dtype)) return to_dtype(eye(n, m, to_real_type(dtype)), dtype);
   Tensor out = full_scalar({n, m}, Scalar::from_int(0), dtype, "eye");
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -118,6 +118,7 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
 Tensor nansum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
               const Tensor& out) {
   reduction_mask(x, dims, "nansum");  // reports bad dims under this op's name
+  reject_complex(x.dtype(), "nansum");
   if (!is_floating(x.dtype())) return sum(x, dims, keepdim, dtype, out);
   return nan_sum(x, dims, keepdim, dtype, out);
 }
@@ -149,6 +150,8 @@ Tensor float_power(const Tensor& x, const Tensor& exponent, const Tensor& out, b
   EMBER_CHECK(!out.defined() || out.dtype() == ScalarType::Float64, RuntimeError,
               "[float_power] the output given to float_power has dtype ",
               dtype_name(out.dtype()), " but the operation's result requires dtype float64");
+  reject_complex(x.dtype(), "float_power");
+  reject_complex(exponent.dtype(), "float_power");
   const auto as_f64 = [](const Tensor& t) {
     return t.dtype() == ScalarType::Float64 ? t : to_dtype(t, ScalarType::Float64);
   };

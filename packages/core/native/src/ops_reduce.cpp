@@ -21,7 +21,7 @@ Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
 
 // Fills with the op's identity: 0, 1, the lowest/highest value, true/false.
 void fill_identity(const Tensor& acc, ReduceOp op) {
-  visit_dtype(acc.dtype(), [&](auto tag) {
+  visit_dtype_with_complex(acc.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       return;  // accumulators are never reduced-precision
@@ -141,6 +141,7 @@ ReduceResult reduce_into_accumulator(const char* name, ReduceOp op, const Tensor
 }
 
 ScalarType sum_accumulator(ScalarType t) {
+  if (is_complex(t)) return t;
   if (t == ScalarType::Float64) return ScalarType::Float64;
   if (is_floating(t)) return ScalarType::Float32;
   return ScalarType::Int64;
@@ -166,7 +167,8 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
                 std::optional<ScalarType> dtype, const Tensor& out) {
   const Tensor input = dtype ? to_dtype(x, *dtype) : x;
   const ScalarType out_dtype =
-      dtype ? *dtype : (is_floating(x.dtype()) ? x.dtype() : ScalarType::Int64);
+      dtype ? *dtype
+            : (is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : ScalarType::Int64);
   const auto r = reduce_into_accumulator(name, op, input, dims, sum_accumulator(input.dtype()));
   return deliver(finish(r, keepdim, out_dtype), out, name);
 }
@@ -236,7 +238,7 @@ Tensor prod(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Scala
 Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
             const Tensor& out) {
   const ScalarType out_dtype = dtype.value_or(x.dtype());
-  EMBER_CHECK(is_floating(out_dtype), TypeError,
+  EMBER_CHECK(is_floating(out_dtype) || is_complex(out_dtype), TypeError,
               "[mean] could not infer output dtype: input dtype must be floating point, got ",
               dtype_name(out_dtype), " (pass dtype=ember.float32)");
   const Tensor input = to_dtype(x, out_dtype);

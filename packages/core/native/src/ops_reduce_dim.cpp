@@ -334,6 +334,7 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& x, const Dims& dims, double cor
 // loop here, since exp and sum use the vectorized per-ISA kernels.
 Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tensor& out_arg) {
   // Integers are promoted to the default float dtype, like torch.
+  reject_complex(x_in.dtype(), "logsumexp");
   const Tensor x = is_floating(x_in.dtype()) ? x_in : to_dtype(x_in, default_dtype());
   const auto mask = reduction_mask(x, dims, "logsumexp");
   const auto [len, positions] = reduced_extent(x, mask);

@@ -248,8 +248,10 @@ std::pair<int64_t, int64_t> integer_range(ScalarType t) {
                                     std::numeric_limits<int64_t>::max()};
     case ScalarType::Float16: return {-(int64_t{1} << 11), int64_t{1} << 11};
     case ScalarType::BFloat16: return {-(int64_t{1} << 8), int64_t{1} << 8};
-    case ScalarType::Float32: return {-(int64_t{1} << 24), int64_t{1} << 24};
-    case ScalarType::Float64: break;
+    case ScalarType::Float32:
+    case ScalarType::ComplexFloat: return {-(int64_t{1} << 24), int64_t{1} << 24};
+    case ScalarType::Float64:
+    case ScalarType::ComplexDouble: break;
   }
   return {-(int64_t{1} << 53), int64_t{1} << 53};
 }
@@ -335,6 +337,13 @@ const Tensor& uniform_(const Tensor& t, double from, double to, Generator* gen, 
 }
 
 const Tensor& normal_(const Tensor& t, double mean, double std, Generator* gen, const char* op) {
+  if (is_complex(t.dtype())) {
+    // torch: real and imaginary parts each N(mean, std^2 / 2), so E|z - mean|^2 = std^2.
+    EMBER_CHECK(std >= 0.0, RuntimeError, "[", op, "] expects std >= 0.0, but found std ", std);
+    normal_(view_as_real(t), mean, std / std::sqrt(2.0), gen, op);
+    t.bump_version();
+    return t;
+  }
   check_floating(t, op, "normal_kernel_cpu");
   EMBER_CHECK(std >= 0.0, RuntimeError, "[", op, "] expects std >= 0.0, but found std ", std);
   return fill_in_place<true>(t, op, [&](auto tag, auto* data, int64_t n) {

@@ -64,7 +64,7 @@ Tensor Tensor::empty_strided(const Shape& sizes, const Shape& strides, ScalarTyp
 
 Tensor Tensor::scalar(double value, ScalarType dtype, bool wrapped_number) {
   Tensor t = empty({}, dtype);
-  visit_dtype(dtype, [&](auto tag) {
+  visit_dtype_with_complex(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     *t.data<T>() = static_cast<T>(value);
   });
@@ -74,7 +74,7 @@ Tensor Tensor::scalar(double value, ScalarType dtype, bool wrapped_number) {
 
 Tensor Tensor::scalar_int(int64_t value, ScalarType dtype, bool wrapped_number) {
   Tensor t = empty({}, dtype);
-  visit_dtype(dtype, [&](auto tag) {
+  visit_dtype_with_complex(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       *t.data<T>() = T(static_cast<float>(value));
@@ -82,6 +82,19 @@ Tensor Tensor::scalar_int(int64_t value, ScalarType dtype, bool wrapped_number) 
       *t.data<T>() = static_cast<T>(value);
     }
   });
+  t.impl().wrapped_number = wrapped_number;
+  return t;
+}
+
+Tensor Tensor::scalar_complex(std::complex<double> value, ScalarType dtype, bool wrapped_number) {
+  EMBER_CHECK(is_complex(dtype), TypeError, "[scalar_complex] expected a complex dtype, got ",
+              dtype_name(dtype));
+  Tensor t = empty({}, dtype);
+  if (dtype == ScalarType::ComplexFloat) {
+    *t.data<std::complex<float>>() = std::complex<float>(value);
+  } else {
+    *t.data<std::complex<double>>() = value;
+  }
   t.impl().wrapped_number = wrapped_number;
   return t;
 }

@@ -21,6 +21,8 @@ sys.modules[__name__ + "._C"] = _C
 from ember._C import *  # noqa: F403
 from ember._device import device
 from ember._dtype import (
+    cdouble,
+    cfloat,
     double,
     finfo,
     float,
@@ -47,6 +49,7 @@ from ember.serialization import load, save
 
 from ember import cuda, testing, version  # isort: skip
 from ember import linalg  # isort: skip
+from ember import fft  # isort: skip
 from ember._linalg_legacy import (  # isort: skip
     cholesky,
     det,

@@ -9,6 +9,8 @@ from ember_core import _C
 from ember_core._C import dtype as DType
 
 __all__ = [
+    "cdouble",
+    "cfloat",
     "double",
     "finfo",
     "float",
@@ -61,7 +63,8 @@ class finfo:
         d = _C.get_default_dtype() if type is None else type
         if not isinstance(d, DType):
             raise TypeError(f"[finfo] expected an ember dtype, got {d!r}")
-        name = _name(d)
+        # A complex dtype reports the limits of its parts, as in torch.
+        name = {"complex64": "float32", "complex128": "float64"}.get(_name(d), _name(d))
         if name not in self._TABLE:
             raise TypeError(
                 f"[finfo] ember.finfo() requires a floating point input type, got {d!r}. "
@@ -175,10 +178,12 @@ def is_nonzero(input: Any) -> bool:
 
 
 # torch's aliases (torch.float is float32, ...), defined last so they do not shadow the builtins
-# above. No complex aliases (cfloat, ...) until complex dtypes exist.
+# above.
 float = _C.float32
 double = _C.float64
 half = _C.float16
 long = _C.int64
 int = _C.int32
 short = _C.int16
+cfloat = _C.complex64
+cdouble = _C.complex128

@@ -187,14 +187,29 @@ class _Formatter:
         return " " * (self.max_width - len(text)) + text
 
 
-def _vector_str(values: list[Any], indent: int, fmt: _Formatter) -> str:
+class _ComplexFormatter:
+    """torch's complex layout: the real part, then the signed imaginary part and ``j``."""
+
+    def __init__(self, values: list[Any]) -> None:
+        self.real = _Formatter(True, [v.real for v in values])
+        self.imag = _Formatter(True, [v.imag for v in values])
+        # torch's element length: both widths plus the sign and the "j".
+        self.max_width = self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value: Any) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        sign = "" if imag[0] in "+-" else "+"
+        return self.real.format(value.real) + sign + imag
+
+
+def _vector_str(values: list[Any], indent: int, fmt: _Formatter | _ComplexFormatter) -> str:
     per_line = max(1, math.floor((_OPTS.linewidth - indent) / (fmt.max_width + 2)))
     data = [" ..." if v is _ELIDED else fmt.format(v) for v in values]
     lines = [", ".join(data[i : i + per_line]) for i in range(0, len(data), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _nested_str(values: Any, ndim: int, indent: int, fmt: _Formatter) -> str:
+def _nested_str(values: Any, ndim: int, indent: int, fmt: _Formatter | _ComplexFormatter) -> str:
     if ndim == 0:
         return fmt.format(values)
     if ndim == 1:
@@ -211,7 +226,11 @@ def _tensor_str(t: Any, indent: int) -> str:
         return "[...]"  # no element kept at all
     values = _nested_values(t, summarize)
     leaves = [values] if t.dim() == 0 else list(_leaves(values))
-    fmt = _Formatter(bool(t.dtype.is_floating_point), leaves)
+    fmt: _Formatter | _ComplexFormatter
+    if t.dtype.is_complex:
+        fmt = _ComplexFormatter(leaves)
+    else:
+        fmt = _Formatter(bool(t.dtype.is_floating_point), leaves)
     return _nested_str(values, t.dim(), indent, fmt)
 
 
@@ -246,6 +265,8 @@ def _tensor_repr(t: Any, plain: bool) -> str:
     suffixes: list[str] = []
     dtype = t.dtype
     default = _C.get_default_dtype()
+    # The default complex dtype follows the default float dtype and prints no suffix either.
+    default_complex = _C.complex128 if default == _C.float64 else _C.complex64
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append(f"size={tuple(t.shape)}")
@@ -255,7 +276,7 @@ def _tensor_repr(t: Any, plain: bool) -> str:
     else:
         if _OPTS.edgeitems == 0:
             suffixes.append(f"size={tuple(t.shape)}")
-        if dtype not in (default, _C.int64, _C.bool):
+        if dtype not in (default, default_complex, _C.int64, _C.bool):
             suffixes.append(f"dtype={dtype!r}")
         body = _tensor_str(t, indent)
     # Autograd state, as torch prints it (grad_fn exists only with ember-autograd installed).

@@ -69,6 +69,8 @@ class _Encoder:
         if depth > _MAX_DEPTH:
             raise ValueError(f"[save] the object is nested more than {_MAX_DEPTH} levels deep")
         if isinstance(obj, _C.TensorBase):
+            if obj.dtype not in st.DTYPE_CODES:  # complex: the file format has no code yet
+                raise TypeError(f"[save] tensors of dtype {obj.dtype!r} cannot be saved yet")
             if id(obj) not in self._index:
                 self._index[id(obj)] = len(self.tensors)
                 self.tensors.append(obj)

@@ -1,9 +1,12 @@
 // Element types, their C++ representations and PyTorch's type-promotion lattice.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace ember {
 
@@ -18,8 +21,10 @@ enum class ScalarType : int8_t {
   BFloat16,
   Float32,
   Float64,
+  ComplexFloat,   // complex64: two float32
+  ComplexDouble,  // complex128: two float64
 };
-constexpr int kNumScalarTypes = 10;
+constexpr int kNumScalarTypes = 12;
 
 // NOTE: conversions are always_inline because kernels are compiled once per ISA: an out-of-line
 // AVX-512 copy must never be shared with the baseline kernels.
@@ -110,6 +115,8 @@ EMBER_CPP_TYPE(Float16, Half)
 EMBER_CPP_TYPE(BFloat16, BFloat16)
 EMBER_CPP_TYPE(Float32, float)
 EMBER_CPP_TYPE(Float64, double)
+EMBER_CPP_TYPE(ComplexFloat, std::complex<float>)
+EMBER_CPP_TYPE(ComplexDouble, std::complex<double>)
 #undef EMBER_CPP_TYPE
 
 template <typename T>
@@ -124,6 +131,13 @@ template <> constexpr ScalarType scalar_type_of<Half>() { return ScalarType::Flo
 template <> constexpr ScalarType scalar_type_of<BFloat16>() { return ScalarType::BFloat16; }
 template <> constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float32; }
 template <> constexpr ScalarType scalar_type_of<double>() { return ScalarType::Float64; }
+template <> constexpr ScalarType scalar_type_of<std::complex<float>>() { return ScalarType::ComplexFloat; }
+template <> constexpr ScalarType scalar_type_of<std::complex<double>>() { return ScalarType::ComplexDouble; }
+
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+template <typename T>
+constexpr bool is_complex_v = IsComplex<T>::value;
 
 // The type arithmetic runs in: reduced-precision floats compute in float32.
 template <typename T> struct ComputeType { using type = T; };
@@ -144,6 +158,23 @@ inline bool is_integral(ScalarType t, bool include_bool) {
          (include_bool && t == ScalarType::Bool);
 }
 inline bool is_signed(ScalarType t) { return t != ScalarType::Bool && t != ScalarType::UInt8; }
+inline bool is_complex(ScalarType t) {
+  return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
+}
+// complex64 <-> float32, complex128 <-> float64 (float16/bfloat16 have no complex partner here).
+inline ScalarType to_real_type(ScalarType t) {
+  if (t == ScalarType::ComplexFloat) return ScalarType::Float32;
+  if (t == ScalarType::ComplexDouble) return ScalarType::Float64;
+  return t;
+}
+ScalarType to_complex_type(ScalarType t);
+// The default complex dtype follows the default float dtype, as in torch.
+ScalarType default_complex_dtype();
+// Raises "[<op>] ... not implemented for 'complex64'"; the op dispatcher fills in the op's name.
+[[noreturn]] void throw_complex_unsupported(ScalarType t);
+// Raises TypeError "[op] not implemented for 'complex64'" for a complex `t` (ops whose real code
+// path would silently drop the imaginary part).
+void reject_complex(ScalarType t, const char* op);
 
 // PyTorch's promote_types lattice (torch.promote_types).
 ScalarType promote_types(ScalarType a, ScalarType b);
@@ -153,10 +184,13 @@ bool can_cast(ScalarType from, ScalarType to);
 ScalarType default_dtype();
 void set_default_dtype(ScalarType t);
 
-// Calls `fn(CppTypeTag<T>{})` with the C++ type of `t`.
+// Calls `fn(CppTypeTag<T>{})` with the C++ type of `t`, for the real dtypes only: a complex `t`
+// raises TypeError, so call sites never instantiate their template for std::complex.
 template <typename Fn>
 decltype(auto) visit_dtype(ScalarType t, Fn&& fn) {
   switch (t) {
+    case ScalarType::ComplexFloat:
+    case ScalarType::ComplexDouble: throw_complex_unsupported(t);
     case ScalarType::Bool: return fn(CppTypeTag<bool>{});
     case ScalarType::UInt8: return fn(CppTypeTag<uint8_t>{});
     case ScalarType::Int8: return fn(CppTypeTag<int8_t>{});
@@ -169,6 +203,14 @@ decltype(auto) visit_dtype(ScalarType t, Fn&& fn) {
     case ScalarType::Float64: break;
   }
   return fn(CppTypeTag<double>{});
+}
+
+// visit_dtype that also visits complex64/complex128 (std::complex<float>/<double>).
+template <typename Fn>
+decltype(auto) visit_dtype_with_complex(ScalarType t, Fn&& fn) {
+  if (t == ScalarType::ComplexFloat) return fn(CppTypeTag<std::complex<float>>{});
+  if (t == ScalarType::ComplexDouble) return fn(CppTypeTag<std::complex<double>>{});
+  return visit_dtype(t, std::forward<Fn>(fn));
 }
 
 }  // namespace ember

@@ -19,3 +19,4 @@
 #include "ember/ops/histogram.h"
 #include "ember/ops/scan2.h"
 #include "ember/ops/random2.h"
+#include "ember/ops/complex.h"

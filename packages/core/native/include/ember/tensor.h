@@ -39,6 +39,8 @@ class Tensor {
   // A 0-d tensor holding a Python scalar.
   static Tensor scalar(double value, ScalarType dtype, bool wrapped_number = false);
   static Tensor scalar_int(int64_t value, ScalarType dtype, bool wrapped_number = false);
+  static Tensor scalar_complex(std::complex<double> value, ScalarType dtype,
+                               bool wrapped_number = false);
 
   bool defined() const { return impl_ != nullptr; }
   TensorImpl& impl() const { return *impl_; }

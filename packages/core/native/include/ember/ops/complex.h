@@ -1,0 +1,28 @@
+// Ops specific to complex dtypes: parts, views between complex and real, abs/angle, conj.
+#pragma once
+
+#include <complex>
+
+#include "ember/tensor.h"
+
+namespace ember {
+
+// The value of a one-element tensor of any dtype as a complex number.
+std::complex<double> item_complex(const Tensor& t, const char* op);
+// x.real / x.imag: real views of a complex tensor (strides doubled); real(x) of a real x is x.
+Tensor real(const Tensor& x);
+Tensor imag(const Tensor& x);
+// (..., 2) real view of a complex tensor, and back (torch's stride/offset rules).
+Tensor view_as_real(const Tensor& x);
+Tensor view_as_complex(const Tensor& x);
+// |x| and arg(x): real results for complex input (angle of a real x is 0 or pi).
+Tensor complex_abs(const Tensor& x, const Tensor& out);
+Tensor angle(const Tensor& x, const Tensor& out);
+// A new tensor with the imaginary part negated (real input: `x` itself for conj, a copy for
+// conj_physical). NOTE: torch's conj is a lazy view with a conj bit; ember materializes it.
+Tensor conj(const Tensor& x);
+Tensor conj_physical(const Tensor& x, const Tensor& out);
+// A complex tensor from real and imaginary parts (torch.complex).
+Tensor complex_from_parts(const Tensor& real, const Tensor& imag, const Tensor& out);
+
+}  // namespace ember

@@ -1,0 +1,151 @@
+// Kernels for complex64/complex128 (std::complex), compiled for the baseline ISA only: casts
+// to and from every dtype, arithmetic, comparisons, sum/prod and where.
+#include <complex>
+
+#include "math_ops.h"
+#include "type_lists.h"
+
+namespace ember::cpu::EMBER_ISA_NS {
+namespace {
+
+using ComplexTypes = TypeList<std::complex<float>, std::complex<double>>;
+using RealTypes = AllTypes;  // the baseline AllTypes: every real dtype
+
+// torch's rules: real -> complex sets imag = 0; complex -> real keeps the real part (torch warns
+// once about the discarded imaginary part); complex -> bool is `value != 0`.
+template <typename To, typename From>
+To convert(From v) {
+  if constexpr (is_complex_v<To> && is_complex_v<From>) {
+    return To(static_cast<typename To::value_type>(v.real()),
+              static_cast<typename To::value_type>(v.imag()));
+  } else if constexpr (is_complex_v<To>) {
+    return To(static_cast<typename To::value_type>(static_cast<compute_t<From>>(v)), 0);
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+    return To(static_cast<float>(v.real()));
+  } else {
+    return static_cast<To>(v.real());
+  }
+}
+
+template <typename From, typename To>
+void cast_loop(char** data, const int64_t* strides, int64_t n, const void*) {
+  char* o = data[0];
+  const char* a = data[1];
+  for (int64_t i = 0; i < n; ++i, o += strides[0], a += strides[1]) {
+    *reinterpret_cast<To*>(o) = convert<To>(*reinterpret_cast<const From*>(a));
+  }
+}
+
+template <typename To, typename... Froms>
+void set_casts_to(Loop1d (&row)[kNumScalarTypes], TypeList<Froms...>) {
+  ((row[dtype_index<Froms>()] = &cast_loop<Froms, To>), ...);
+}
+template <typename From, typename... Tos>
+void set_casts_from(KernelTable& t, TypeList<Tos...>) {
+  ((t.cast[dtype_index<Tos>()][dtype_index<From>()] = &cast_loop<From, Tos>), ...);
+}
+
+// a + alpha * b with a real alpha (f0); integer alphas arrive in i0.
+struct ComplexAddScaled {
+  const OpParams& p;
+  explicit ComplexAddScaled(const OpParams& params) : p(params) {}
+  template <typename C> C operator()(C a, C b) const {
+    const double alpha = p.f0 != 0 ? p.f0 : static_cast<double>(p.i0);
+    return a + static_cast<typename C::value_type>(alpha) * b;
+  }
+};
+struct ComplexEq {
+  explicit ComplexEq(const OpParams&) {}
+  template <typename C> bool operator()(C a, C b) const { return a == b; }
+};
+struct ComplexNe {
+  explicit ComplexNe(const OpParams&) {}
+  template <typename C> bool operator()(C a, C b) const { return a != b; }
+};
+#define EMBER_COMPLEX_UNARY(Name, expr)                        \
+  struct Complex##Name {                                       \
+    explicit Complex##Name(const OpParams&) {}                 \
+    template <typename C> C operator()(C x) const { return expr; } \
+  };
+EMBER_COMPLEX_UNARY(Neg, -x)
+EMBER_COMPLEX_UNARY(Identity, x)
+EMBER_COMPLEX_UNARY(Exp, std::exp(x))
+EMBER_COMPLEX_UNARY(Log, std::log(x))
+EMBER_COMPLEX_UNARY(Sqrt, std::sqrt(x))
+EMBER_COMPLEX_UNARY(Sin, std::sin(x))
+EMBER_COMPLEX_UNARY(Cos, std::cos(x))
+EMBER_COMPLEX_UNARY(Tanh, std::tanh(x))
+EMBER_COMPLEX_UNARY(Reciprocal, C(1) / x)
+EMBER_COMPLEX_UNARY(Square, x * x)
+#undef EMBER_COMPLEX_UNARY
+
+struct ComplexSum {
+  template <typename T> static T combine(T a, T b) { return a + b; }
+};
+struct ComplexProd {
+  template <typename T> static T combine(T a, T b) { return a * b; }
+};
+
+template <typename T, typename R>
+void complex_reduce_loop(char** data, const int64_t* strides, int64_t n, const void*) {
+  char* acc = data[0];
+  const char* in = data[1];
+  for (int64_t i = 0; i < n; ++i, acc += strides[0], in += strides[1]) {
+    T* a = reinterpret_cast<T*>(acc);
+    *a = R::combine(*a, *reinterpret_cast<const T*>(in));
+  }
+}
+
+template <typename T>
+void complex_where_loop(char** data, const int64_t* strides, int64_t n, const void*) {
+  char *o = data[0], *c = data[1], *a = data[2], *b = data[3];
+  for (int64_t i = 0; i < n; ++i) {
+    *reinterpret_cast<T*>(o) = *reinterpret_cast<const bool*>(c) ? *reinterpret_cast<const T*>(a)
+                                                                 : *reinterpret_cast<const T*>(b);
+    o += strides[0];
+    c += strides[1];
+    a += strides[2];
+    b += strides[3];
+  }
+}
+
+template <typename T>
+void fill_for(KernelTable& t) {
+  constexpr int d = dtype_index<T>();
+  set_casts_to<T>(t.cast[d], RealTypes{});
+  set_casts_to<T>(t.cast[d], ComplexTypes{});
+  set_casts_from<T>(t, RealTypes{});
+  auto binary = [&](BinaryOp op) -> Loop1d& { return t.binary[static_cast<int>(op)][d]; };
+  binary(BinaryOp::Add) = &binary_loop<T, T, Add>;
+  binary(BinaryOp::Sub) = &binary_loop<T, T, Sub>;
+  binary(BinaryOp::Mul) = &binary_loop<T, T, Mul>;
+  binary(BinaryOp::Div) = &binary_loop<T, T, Div>;
+  binary(BinaryOp::AddScaled) = &binary_loop<T, T, ComplexAddScaled>;
+  t.compare[static_cast<int>(CompareOp::Eq)][d] = &binary_loop<T, bool, ComplexEq>;
+  t.compare[static_cast<int>(CompareOp::Ne)][d] = &binary_loop<T, bool, ComplexNe>;
+  auto unary = [&](UnaryOp op) -> Loop1d& { return t.unary[static_cast<int>(op)][d]; };
+  unary(UnaryOp::Neg) = &unary_loop<T, T, ComplexNeg>;
+  unary(UnaryOp::Identity) = &unary_loop<T, T, ComplexIdentity>;
+  unary(UnaryOp::Exp) = &unary_loop<T, T, ComplexExp>;
+  unary(UnaryOp::Log) = &unary_loop<T, T, ComplexLog>;
+  unary(UnaryOp::Sqrt) = &unary_loop<T, T, ComplexSqrt>;
+  unary(UnaryOp::Sin) = &unary_loop<T, T, ComplexSin>;
+  unary(UnaryOp::Cos) = &unary_loop<T, T, ComplexCos>;
+  unary(UnaryOp::Tanh) = &unary_loop<T, T, ComplexTanh>;
+  unary(UnaryOp::Reciprocal) = &unary_loop<T, T, ComplexReciprocal>;
+  unary(UnaryOp::Square) = &unary_loop<T, T, ComplexSquare>;
+  t.reduce[static_cast<int>(ReduceOp::Sum)][d] = &complex_reduce_loop<T, ComplexSum>;
+  t.reduce[static_cast<int>(ReduceOp::Prod)][d] = &complex_reduce_loop<T, ComplexProd>;
+  t.where[d] = &complex_where_loop<T>;
+}
+
+}  // namespace
+
+void fill_complex(KernelTable& t) {
+  fill_for<std::complex<float>>(t);
+  fill_for<std::complex<double>>(t);
+}
+
+}  // namespace ember::cpu::EMBER_ISA_NS

@@ -1,0 +1,380 @@
+"""complex64/complex128: dtypes, promotion, creation, interop, printing, casts, views, arithmetic.
+
+numpy is the oracle for values; the promotion cases are torch's documented results.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import ALL_DTYPES, NUMPY_DTYPES, assert_close, raises, to_numpy
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
+
+COMPLEX = {ember.complex64: np.complex64, ember.complex128: np.complex128}
+
+
+def sample(shape: tuple[int, ...], dtype: Any = ember.complex64, seed: int = 0) -> np.ndarray:
+    """Random complex values with both parts in [-3, 3)."""
+    rng = np.random.default_rng(seed)
+    re = rng.uniform(-3, 3, shape)
+    im = rng.uniform(-3, 3, shape)
+    return (re + 1j * im).astype(COMPLEX[dtype])
+
+
+# ---------------------------------------------------------------- dtypes and promotion
+
+
+def test_dtype_objects_and_aliases() -> None:
+    assert ember.cfloat is ember.complex64 and ember.cdouble is ember.complex128
+    assert ember.complex64.is_complex and ember.complex128.is_complex
+    assert not ember.float32.is_complex and not ember.complex64.is_floating_point
+    assert ember.complex64.itemsize == 8 and ember.complex128.itemsize == 16
+    assert ember.complex64.is_signed
+    assert repr(ember.complex128) == "ember.complex128"
+    assert ember.finfo(ember.complex64).eps == ember.finfo(ember.float32).eps
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("complex64", "complex128", "complex128"),
+        ("float32", "complex64", "complex64"),
+        ("float64", "complex64", "complex128"),
+        ("float16", "complex64", "complex64"),
+        ("bfloat16", "complex64", "complex64"),
+        ("int64", "complex64", "complex64"),
+        ("bool", "complex128", "complex128"),
+        ("uint8", "complex64", "complex64"),
+    ],
+)
+def test_promote_types(a: str, b: str, expected: str) -> None:
+    da, db, de = getattr(ember, a), getattr(ember, b), getattr(ember, expected)
+    assert ember.promote_types(da, db) == de
+    assert ember.promote_types(db, da) == de
+
+
+def test_result_type_with_wrapped_and_zero_dim_complex() -> None:
+    f64 = ember.tensor([1.0], dtype=ember.float64)
+    assert ember.result_type(f64, 1j) == ember.complex128  # keeps float64's precision
+    assert ember.result_type(ember.tensor([1.0]), 1j) == ember.complex64
+    assert ember.result_type(ember.tensor([1, 2]), 1j) == ember.complex64
+    # A 0-d complex tensor outranks a dimensioned float (higher category), at its own dtype.
+    z = ember.tensor(1j, dtype=ember.complex128)
+    assert ember.result_type(ember.tensor([1], dtype=ember.int32), z) == ember.complex128
+    assert ember.result_type(ember.tensor(1.0, dtype=ember.float64), ember.tensor([1j])) == (
+        ember.complex64
+    )
+
+
+def test_default_complex_dtype_follows_default_float() -> None:
+    previous = ember.get_default_dtype()
+    try:
+        ember.set_default_dtype(ember.float64)
+        assert ember.tensor([1j]).dtype == ember.complex128
+        assert (ember.tensor([1]) + 1j).dtype == ember.complex128
+        assert repr(ember.tensor([1 + 2j])) == "tensor([1.+2.j])"
+    finally:
+        ember.set_default_dtype(previous)
+    assert ember.tensor([1j]).dtype == ember.complex64
+
+
+def test_can_cast() -> None:
+    assert not ember.can_cast(ember.complex64, ember.float64)
+    assert ember.can_cast(ember.float64, ember.complex64)
+    assert ember.can_cast(ember.complex128, ember.complex64)
+    with pytest.raises(RuntimeError, match=r"^\[add\]"):
+        ember.add(ember.tensor([1.0]), ember.tensor([1j]), out=ember.zeros(1))
+
+
+# ---------------------------------------------------------------- creation, interop, printing
+
+
+def test_tensor_from_python_complex() -> None:
+    x = ember.tensor([1 + 2j, 3, 2.5])
+    assert x.dtype == ember.complex64
+    assert x.tolist() == [1 + 2j, 3 + 0j, 2.5 + 0j]
+    assert isinstance(x[0].item(), complex) and x[0].item() == 1 + 2j
+    y = ember.tensor([[1, 2]], dtype=ember.complex128)
+    assert y.dtype == ember.complex128 and y.tolist() == [[1 + 0j, 2 + 0j]]
+    assert ember.tensor([np.complex64(1 - 1j)]).tolist() == [1 - 1j]
+    # Real numbers that also define __complex__ stay real.
+    assert ember.tensor([Fraction(1, 2), np.float32(2)]).dtype == ember.float32
+    raises(TypeError, "tensor", lambda: ember.tensor([1j], dtype=ember.float32), "complex")
+
+
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_factories(dtype: Any) -> None:
+    np_t = COMPLEX[dtype]
+    assert_close(ember.zeros(2, 3, dtype=dtype), np.zeros((2, 3), np_t), dtype=dtype)
+    assert_close(ember.ones(4, dtype=dtype), np.ones(4, np_t), dtype=dtype)
+    assert_close(ember.full((2,), 1 - 2j, dtype=dtype), np.full(2, 1 - 2j, np_t), dtype=dtype)
+    assert_close(ember.full((2,), 3.0, dtype=dtype), np.full(2, 3, np_t), dtype=dtype)
+    assert_close(ember.eye(3, dtype=dtype), np.eye(3, dtype=np_t), dtype=dtype)
+    assert ember.empty(2, dtype=dtype).dtype == dtype
+    assert ember.full((1,), 2j).dtype == ember.complex64
+    assert_close(ember.zeros_like(ember.tensor([1j]), dtype=dtype), np.zeros(1, np_t))
+
+
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_randn_parts_have_variance_one_half(dtype: Any) -> None:
+    ember.manual_seed(0)
+    z = ember.randn(20000, dtype=dtype)
+    assert z.dtype == dtype
+    values = to_numpy(z)
+    assert abs(values.real.var() - 0.5) < 0.03 and abs(values.imag.var() - 0.5) < 0.03
+    assert abs(values.real.mean()) < 0.03 and abs(values.imag.mean()) < 0.03
+
+
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_numpy_round_trip_shares_memory(dtype: Any) -> None:
+    a = sample((3, 4), dtype)
+    t = ember.from_numpy(a)
+    assert t.dtype == dtype
+    a[0, 0] = 7 + 7j
+    assert t[0, 0].item() == 7 + 7j
+    back = t.numpy()
+    assert back.dtype == COMPLEX[dtype] and np.shares_memory(back, a)
+    strided = ember.from_numpy(a[:, ::2].T)
+    np.testing.assert_array_equal(strided.numpy(), a[:, ::2].T)
+
+
+def test_printing_matches_torch() -> None:
+    assert repr(ember.tensor([1 + 2j, 3 - 1j])) == "tensor([1.+2.j, 3.-1.j])"
+    assert repr(ember.tensor([0.5 + 1e-5j])) == "tensor([0.5000+1.0000e-05j])"
+    assert repr(ember.tensor(1 + 2j, dtype=ember.complex128)) == (
+        "tensor(1.+2.j, dtype=ember.complex128)"
+    )
+    assert repr(ember.tensor([[1.5 + 2j, 3 - 1j], [-1e5 + 0j, 2j]])) == (
+        "tensor([[ 1.5000e+00+2.j,  3.0000e+00-1.j],\n        [-1.0000e+05+0.j,  0.0000e+00+2.j]])"
+    )
+    assert repr(ember.zeros(0, dtype=ember.complex64)) == "tensor([], dtype=ember.complex64)"
+    assert "..." in repr(ember.zeros(2000, dtype=ember.complex64))
+
+
+# ---------------------------------------------------------------- casts, copies, views
+
+
+@pytest.mark.parametrize("real", ALL_DTYPES)
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_casts_both_ways(real: Any, dtype: Any) -> None:
+    values = np.array([0, 1, 2, 3], np.float64)
+    r = ember.tensor(values.tolist(), dtype=real)
+    z = r.to(dtype)
+    assert_close(z, to_numpy(r).astype(COMPLEX[dtype]), dtype=dtype)
+    c = ember.from_numpy(np.array([0 + 5j, 1 - 1j, 2 + 0j, 3 + 2j], COMPLEX[dtype]))
+    back = c.to(real)  # torch keeps the real part (complex -> bool is "nonzero")
+    if real == ember.bool:
+        expected = np.array([True, True, True, True])
+    else:
+        expected = values.astype(NUMPY_DTYPES.get(real, np.float32))
+    assert back.dtype == real
+    np.testing.assert_array_equal(to_numpy(back), expected)
+
+
+def test_complex_to_complex_and_copy() -> None:
+    a = sample((5,), ember.complex128)
+    t = ember.from_numpy(a)
+    assert_close(t.to(ember.complex64), a.astype(np.complex64), dtype=ember.complex64)
+    dst = ember.zeros(5, dtype=ember.complex64)
+    dst.copy_(t)
+    assert_close(dst, a.astype(np.complex64))
+    c = t.clone()
+    a[0] = 0
+    assert c[0].item() != 0
+    dst[1:3] = 9j
+    assert dst[1].item() == 9j and dst[2].item() == 9j
+
+
+@given(st.integers(1, 4), st.integers(1, 4))
+def test_shape_views_are_dtype_agnostic(rows: int, cols: int) -> None:
+    a = sample((rows, cols))
+    t = ember.from_numpy(a)
+    np.testing.assert_array_equal(t.T.numpy(), a.T)
+    np.testing.assert_array_equal(t.reshape(-1).numpy(), a.reshape(-1))
+    np.testing.assert_array_equal(t[:, ::2].contiguous().numpy(), a[:, ::2])
+    np.testing.assert_array_equal(ember.cat([t, t]).numpy(), np.concatenate([a, a]))
+
+
+def test_real_imag_are_views() -> None:
+    a = sample((2, 3))
+    t = ember.from_numpy(a)
+    re, im = t.real, t.imag
+    assert re.dtype == ember.float32 and im.dtype == ember.float32
+    assert re.stride() == (6, 2) and im.stride() == (6, 2)
+    np.testing.assert_array_equal(re.numpy(), a.real)
+    np.testing.assert_array_equal(ember.imag(t).numpy(), a.imag)
+    im.mul_(0)
+    assert np.all(a.imag == 0)  # wrote through both views into the numpy buffer
+    r = ember.tensor([1.0, 2.0])
+    assert ember.real(r) is not None and ember.real(r).data_ptr() == r.data_ptr()
+    raises(RuntimeError, "imag", lambda: r.imag, "non-complex")
+
+
+def test_view_as_real_and_complex() -> None:
+    a = sample((3, 2), ember.complex128)
+    t = ember.from_numpy(a)
+    v = ember.view_as_real(t)
+    assert v.dtype == ember.float64 and tuple(v.shape) == (3, 2, 2) and v.stride() == (4, 2, 1)
+    np.testing.assert_array_equal(v.numpy(), a.view(np.float64).reshape(3, 2, 2))
+    back = ember.view_as_complex(v)
+    assert back.dtype == ember.complex128 and back.data_ptr() == t.data_ptr()
+    v[0, 0, 1] = 42.0
+    assert t[0, 0].item().imag == 42.0
+    f = ember.zeros(4, 3)
+    raises(RuntimeError, "view_as_complex", lambda: ember.view_as_complex(f), "size 2")
+    raises(
+        RuntimeError,
+        "view_as_complex",
+        lambda: ember.view_as_complex(ember.zeros(2, 4).T),
+        "stride 1",
+    )
+    raises(
+        RuntimeError,
+        "view_as_complex",
+        lambda: ember.view_as_complex(ember.zeros(2, dtype=ember.int32)),
+        "int32",
+    )
+    raises(RuntimeError, "view_as_real", lambda: ember.view_as_real(f), "complex")
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+BINARY = [
+    ("add", np.add),
+    ("sub", np.subtract),
+    ("mul", np.multiply),
+    ("div", np.divide),
+]
+
+
+@pytest.mark.parametrize(("name", "ref"), BINARY)
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_binary(name: str, ref: Any, dtype: Any) -> None:
+    a, b = sample((3, 4), dtype, 1), sample((4,), dtype, 2)
+    ta, tb = ember.from_numpy(a), ember.from_numpy(b)
+    rtol = 1e-5 if dtype == ember.complex64 else 1e-12
+    assert_close(getattr(ember, name)(ta, tb), ref(a, b), dtype=dtype, rtol=rtol, atol=rtol)
+    assert_close(getattr(ta, name)(2 - 1j), ref(a, np.complex64(2 - 1j)), rtol=rtol, atol=rtol)
+    out = ember.empty(3, 4, dtype=dtype)
+    getattr(ember, name)(ta, tb, out=out)
+    assert_close(out, ref(a, b), rtol=rtol, atol=rtol)
+    c = ta.clone()
+    getattr(c, name + "_")(tb)
+    assert_close(c, ref(a, b), rtol=rtol, atol=rtol)
+
+
+def test_operators_and_mixed_dtypes() -> None:
+    a = sample((4,), ember.complex64)
+    t = ember.from_numpy(a)
+    r = ember.tensor([1.0, 2.0, 3.0, 4.0], dtype=ember.float64)
+    got = t * r
+    assert got.dtype == ember.complex128
+    assert_close(got, a * np.arange(1, 5), rtol=1e-6)
+    assert_close(2 * t - 1j, 2 * a - 1j, rtol=1e-6)
+    assert_close(1 / t, 1 / a, rtol=1e-5)
+    assert_close(ember.tensor([1, 2]) + 1j, np.array([1 + 1j, 2 + 1j]), dtype=ember.complex64)
+    assert_close(-t, -a, dtype=ember.complex64)
+    assert_close(ember.add(t, t, alpha=2), a + 2 * a, rtol=1e-6)
+    np.testing.assert_array_equal(to_numpy(t == t.clone()), np.ones(4, bool))
+    np.testing.assert_array_equal(to_numpy(t != t.conj()), a != np.conj(a))
+    f = ember.zeros(4)
+    with pytest.raises(RuntimeError, match=r"^\[add_?\]|can't be cast"):
+        f.add_(t)
+
+
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_abs_angle_conj(dtype: Any) -> None:
+    a = sample((2, 5), dtype)
+    t = ember.from_numpy(a)
+    real = ember.float32 if dtype == ember.complex64 else ember.float64
+    assert_close(t.abs(), np.abs(a), dtype=real, rtol=1e-5)
+    assert_close(ember.abs(t), np.abs(a), dtype=real, rtol=1e-5)
+    assert_close(ember.angle(t), np.angle(a), dtype=real, rtol=1e-5, atol=1e-6)
+    assert_close(t.conj(), np.conj(a), dtype=dtype)
+    assert_close(ember.conj_physical(t), np.conj(a), dtype=dtype)
+    c = t.clone()
+    c.conj_physical_()
+    assert_close(c, np.conj(a))
+    assert not t.is_conj() and t.is_complex() and ember.is_complex(t)
+    raises(RuntimeError, "abs_", lambda: t.clone().abs_(), "complex")
+
+
+def test_angle_of_real_and_complex_constructor() -> None:
+    assert_close(ember.angle(ember.tensor([-1.0, 0.0, 2.0])), np.array([np.pi, 0.0, 0.0]))
+    assert ember.angle(ember.tensor([-3, 1])).dtype == ember.float32
+    z = ember.complex(ember.tensor([1.0, 2.0]), ember.tensor([[3.0], [4.0]]))
+    assert_close(z, np.array([1, 2]) + 1j * np.array([[3], [4]]), dtype=ember.complex64)
+    raises(TypeError, "complex", lambda: ember.complex(ember.tensor([1]), ember.tensor([1])))
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "sqrt", "sin", "cos", "tanh", "reciprocal"])
+def test_unary_math(name: str) -> None:
+    a = sample((6,), ember.complex128)
+    ref = {"reciprocal": lambda v: 1 / v}.get(name, getattr(np, name))
+    assert_close(getattr(ember, name)(ember.from_numpy(a)), ref(a), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", list(COMPLEX))
+def test_sum_mean_prod(dtype: Any) -> None:
+    a = sample((3, 5), dtype)
+    t = ember.from_numpy(a)
+    rtol = 1e-5 if dtype == ember.complex64 else 1e-12
+    assert_close(t.sum(), a.sum(), dtype=dtype, rtol=rtol)
+    assert_close(t.sum(dim=1), a.sum(axis=1), dtype=dtype, rtol=rtol, atol=rtol)
+    assert_close(t.mean(dim=0, keepdim=True), a.mean(axis=0, keepdims=True), rtol=rtol, atol=rtol)
+    assert_close(t.prod(dim=1), a.prod(axis=1), dtype=dtype, rtol=rtol * 10, atol=rtol)
+    assert_close(ember.tensor([1, 2]).sum(dtype=dtype), np.array(3 + 0j), dtype=dtype)
+
+
+def test_adjoint_conjugates_and_python_complex() -> None:
+    a = sample((2, 3))
+    t = ember.from_numpy(a)
+    np.testing.assert_array_equal(t.mH.numpy(), a.conj().T)
+    np.testing.assert_array_equal(t.H.numpy(), a.conj().T)
+    np.testing.assert_array_equal(ember.adjoint(t).numpy(), a.conj().T)
+    r = ember.tensor([[1.0, 2.0]])
+    assert r.H.data_ptr() == r.data_ptr()  # real: still a view
+    assert complex(t[0, 1]) == complex(a[0, 1])
+    assert complex(ember.tensor(2.5)) == 2.5 + 0j
+
+
+# ---------------------------------------------------------------- unsupported ops
+
+
+@pytest.mark.parametrize(
+    ("op", "call"),
+    [
+        ("Tensor.sort", lambda t: t.sort()),
+        ("amax", lambda t: t.max()),
+        ("floor", lambda t: t.floor()),
+        ("lt", lambda t: t < t),
+        ("sign", lambda t: t.sign()),
+        ("cumsum", lambda t: t.cumsum(0)),
+        ("argmax", lambda t: t.argmax()),
+        ("Tensor.topk", lambda t: t.topk(1)),
+        ("clamp", lambda t: t.clamp(min=0)),
+        # Their real code paths would drop the imaginary part: refused instead.
+        ("isclose", lambda t: ember.isclose(t, t)),
+        ("logsumexp", lambda t: ember.logsumexp(t, 0)),
+        ("float_power", lambda t: ember.float_power(t, 2)),
+        ("nan_to_num", lambda t: ember.nan_to_num(t)),
+        ("nansum", lambda t: ember.nansum(t)),
+        ("mm", lambda t: ember.mm(t[None], t[:, None])),
+        ("save", lambda t: ember.save(t, "/nonexistent/never-written.pt")),
+    ],
+)
+def test_unsupported_ops_raise_type_error(op: str, call: Any) -> None:
+    t = ember.tensor([1 + 2j, 3 - 1j])
+    with pytest.raises(TypeError) as info:
+        call(t)
+    message = str(info.value)
+    assert message.startswith("["), message
+    assert "<op>" not in message, message
+    assert "complex64" in message, message
