@@ -154,14 +154,16 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 }
 
 // Integers accumulate in their own width, unsigned so overflow is defined: the result wraps
-// exactly like torch's. Floats come here for k == 0 and for batches of tiny products.
+// exactly like torch's. Floats come here for k == 0 and for batches of tiny products; complex
+// products always (cgemm/zgemm are not wired up yet).
 template <typename T>
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
                double alpha, double beta) {
-  using Acc = typename std::conditional_t<std::is_floating_point_v<T>, std::type_identity<T>,
+  constexpr bool kFloatLike = std::is_floating_point_v<T> || is_complex_v<T>;
+  using Acc = typename std::conditional_t<kFloatLike, std::type_identity<T>,
                                           std::make_unsigned<T>>::type;
   auto to_acc = [](auto v) -> Acc {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (kFloatLike) {
       return static_cast<Acc>(v);
     } else {
       return static_cast<Acc>(static_cast<int64_t>(v));
@@ -227,7 +229,7 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alph
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
   const bool tiny = c.numel() > m * n && m * n * k <= kTinyGemm;
   const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
-  visit_dtype(c.dtype(), [&](auto tag) {
+  visit_dtype_with_complex(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (blas) {
@@ -463,7 +465,8 @@ Tensor dot(const Tensor& a, const Tensor& b, const Tensor& out) {
 }
 
 Tensor vdot(const Tensor& a, const Tensor& b, const Tensor& out) {
-  return dot_impl("vdot", a, b, out);
+  // vdot conjugates its first argument (a no-op on real dtypes).
+  return dot_impl("vdot", conj(a), b, out);
 }
 
 Tensor outer(const Tensor& a, const Tensor& b, const Tensor& out) {

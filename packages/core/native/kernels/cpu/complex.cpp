@@ -56,6 +56,34 @@ struct ComplexAddScaled {
     return a + static_cast<typename C::value_type>(alpha) * b;
   }
 };
+struct ComplexPow {
+  explicit ComplexPow(const OpParams&) {}
+  template <typename C> C operator()(C a, C b) const {
+    if (b == C(0)) return C(1);
+    // Small integer exponents by repeated squaring: exact where exp(b * log(a)) would round.
+    using R = typename C::value_type;
+    if (b.imag() == R(0) && b.real() == std::trunc(b.real()) && std::abs(b.real()) <= R(64)) {
+      auto n = static_cast<int>(std::abs(b.real()));
+      C result(1), base = a;
+      for (; n > 0; n >>= 1, base *= base) {
+        if (n & 1) result *= base;
+      }
+      return b.real() < 0 ? C(1) / result : result;
+    }
+    return std::pow(a, b);
+  }
+};
+// isnan/isinf/isfinite look at both parts; logical_not is "value == 0" (torch's rules).
+#define EMBER_COMPLEX_PREDICATE(Name, expr)                          \
+  struct Complex##Name {                                             \
+    explicit Complex##Name(const OpParams&) {}                       \
+    template <typename C> bool operator()(C x) const { return expr; } \
+  };
+EMBER_COMPLEX_PREDICATE(IsNan, std::isnan(x.real()) || std::isnan(x.imag()))
+EMBER_COMPLEX_PREDICATE(IsInf, std::isinf(x.real()) || std::isinf(x.imag()))
+EMBER_COMPLEX_PREDICATE(IsFinite, std::isfinite(x.real()) && std::isfinite(x.imag()))
+EMBER_COMPLEX_PREDICATE(LogicalNot, x == C(0))
+#undef EMBER_COMPLEX_PREDICATE
 struct ComplexEq {
   explicit ComplexEq(const OpParams&) {}
   template <typename C> bool operator()(C a, C b) const { return a == b; }
@@ -123,6 +151,12 @@ void fill_for(KernelTable& t) {
   binary(BinaryOp::Mul) = &binary_loop<T, T, Mul>;
   binary(BinaryOp::Div) = &binary_loop<T, T, Div>;
   binary(BinaryOp::AddScaled) = &binary_loop<T, T, ComplexAddScaled>;
+  binary(BinaryOp::Pow) = &binary_loop<T, T, ComplexPow>;
+  auto predicate = [&](PredicateOp op) -> Loop1d& { return t.predicate[static_cast<int>(op)][d]; };
+  predicate(PredicateOp::IsNan) = &unary_loop<T, bool, ComplexIsNan>;
+  predicate(PredicateOp::IsInf) = &unary_loop<T, bool, ComplexIsInf>;
+  predicate(PredicateOp::IsFinite) = &unary_loop<T, bool, ComplexIsFinite>;
+  predicate(PredicateOp::LogicalNot) = &unary_loop<T, bool, ComplexLogicalNot>;
   t.compare[static_cast<int>(CompareOp::Eq)][d] = &binary_loop<T, bool, ComplexEq>;
   t.compare[static_cast<int>(CompareOp::Ne)][d] = &binary_loop<T, bool, ComplexNe>;
   auto unary = [&](UnaryOp op) -> Loop1d& { return t.unary[static_cast<int>(op)][d]; };
