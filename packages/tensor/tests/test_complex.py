@@ -427,6 +427,9 @@ def test_sum_mean_prod(dtype: Any) -> None:
     assert_close(t.mean(dim=0, keepdim=True), a.mean(axis=0, keepdims=True), rtol=rtol, atol=rtol)
     assert_close(t.prod(dim=1), a.prod(axis=1), dtype=dtype, rtol=rtol * 10, atol=rtol)
     assert_close(ember.tensor([1, 2]).sum(dtype=dtype), np.array(3 + 0j), dtype=dtype)
+    long = sample((200_003,), dtype, 13) + (3 + 3j)  # a long run: no drift from the exact sum
+    exact = long.astype(np.complex128).sum()
+    assert abs(ember.from_numpy(long).sum().item() - exact) <= 1e-5 * abs(exact)
 
 
 def test_adjoint_conjugates_and_python_complex() -> None:

@@ -39,7 +39,9 @@ BlasLayout matrix_layout(const Tensor& t) {
   return blas_layout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
 }
 
-bool uses_blas(ScalarType t) { return t == ScalarType::Float32 || t == ScalarType::Float64; }
+bool uses_blas(ScalarType t) {
+  return t == ScalarType::Float32 || t == ScalarType::Float64 || is_complex(t);
+}
 
 ScalarType compute_dtype(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 ? ScalarType::Float32 : t;
@@ -123,6 +125,11 @@ void call_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, 
   if constexpr (std::is_same_v<T, float>) {
     blas_gemm_f32(ta, tb, m, n, k, static_cast<float>(alpha), a, lda, b, ldb,
                   static_cast<float>(beta), c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    blas_gemm_c64(ta, tb, m, n, k, T(static_cast<float>(alpha)), a, lda, b, ldb,
+                  T(static_cast<float>(beta)), c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<double>>) {
+    blas_gemm_c128(ta, tb, m, n, k, T(alpha), a, lda, b, ldb, T(beta), c, ldc);
   } else {
     blas_gemm_f64(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
@@ -154,8 +161,8 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 }
 
 // Integers accumulate in their own width, unsigned so overflow is defined: the result wraps
-// exactly like torch's. Floats come here for k == 0 and for batches of tiny products; complex
-// products always (cgemm/zgemm are not wired up yet).
+// exactly like torch's. Floats and complex come here for k == 0 and for batches of tiny
+// products.
 template <typename T>
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
                double alpha, double beta) {
@@ -231,7 +238,7 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alph
   const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
   visit_dtype_with_complex(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || is_complex_v<T>) {
       if (blas) {
         gemm_blas<T>(a, b, c, batch, alpha, beta);
         return;
