@@ -25,6 +25,9 @@ using SgemmFn = void (*)(int, int, int, blasint, blasint, blasint, float, const 
                          const float*, blasint, float, float*, blasint);
 using DgemmFn = void (*)(int, int, int, blasint, blasint, blasint, double, const double*,
                          blasint, const double*, blasint, double, double*, blasint);
+// cgemm/zgemm take alpha and beta by pointer (complex scalars).
+using ComplexGemmFn = void (*)(int, int, int, blasint, blasint, blasint, const void*, const void*,
+                               blasint, const void*, blasint, const void*, void*, blasint);
 using SetThreadsFn = void (*)(int);
 
 struct Blas {
@@ -34,6 +37,8 @@ struct Blas {
   void* handle = nullptr;
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  ComplexGemmFn cgemm = nullptr;
+  ComplexGemmFn zgemm = nullptr;
   SetThreadsFn set_threads = nullptr;
 };
 
@@ -56,9 +61,13 @@ Blas& loaded_blas() {
     }
     b.sgemm = reinterpret_cast<SgemmFn>(dlsym(b.handle, "scipy_cblas_sgemm"));
     b.dgemm = reinterpret_cast<DgemmFn>(dlsym(b.handle, "scipy_cblas_dgemm"));
+    b.cgemm = reinterpret_cast<ComplexGemmFn>(dlsym(b.handle, "scipy_cblas_cgemm"));
+    b.zgemm = reinterpret_cast<ComplexGemmFn>(dlsym(b.handle, "scipy_cblas_zgemm"));
     b.set_threads =
         reinterpret_cast<SetThreadsFn>(dlsym(b.handle, "scipy_openblas_set_num_threads"));
-    if (!b.sgemm || !b.dgemm) b.error = "scipy_cblas_sgemm/dgemm not found in " + b.path;
+    if (!b.sgemm || !b.dgemm || !b.cgemm || !b.zgemm) {
+      b.error = "scipy_cblas_sgemm/dgemm/cgemm/zgemm not found in " + b.path;
+    }
     if (b.set_threads) b.set_threads(1);
   });
   EMBER_CHECK(b.error.empty(), RuntimeError, "[matmul] OpenBLAS could not be loaded: ", b.error);
@@ -160,6 +169,37 @@ void blas_gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
             cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta,
             c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
   });
+}
+
+template <typename T>
+void complex_gemm(ComplexGemmFn fn, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                  T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                  int64_t ldc) {
+  to_blasint(m, "m");
+  to_blasint(n, "n");
+  to_blasint(k, "k");
+  tiled(m, n, k, [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+    fn(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
+       static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k), &alpha,
+       rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"), cols_of(b, trans_b, col0, ldb),
+       to_blasint(ldb, "ldb"), &beta, c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
+  });
+}
+
+void blas_gemm_c64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                   std::complex<float> alpha, const std::complex<float>* a, int64_t lda,
+                   const std::complex<float>* b, int64_t ldb, std::complex<float> beta,
+                   std::complex<float>* c, int64_t ldc) {
+  complex_gemm(loaded_blas().cgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+               ldc);
+}
+
+void blas_gemm_c128(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                    std::complex<double> alpha, const std::complex<double>* a, int64_t lda,
+                    const std::complex<double>* b, int64_t ldb, std::complex<double> beta,
+                    std::complex<double>* c, int64_t ldc) {
+  complex_gemm(loaded_blas().zgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+               ldc);
 }
 
 }  // namespace ember

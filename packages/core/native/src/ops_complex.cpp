@@ -130,7 +130,8 @@ Tensor angle(const Tensor& x, const Tensor& out) {
   const Tensor xf = is_floating(x.dtype()) ? x : to_dtype(x, default_dtype());
   const Tensor zero = Tensor::scalar(0.0, xf.dtype());
   const Tensor pi = Tensor::scalar(std::numbers::pi, xf.dtype());
-  const Tensor result = where(compare(CompareOp::Lt, xf, zero), pi, binary(BinaryOp::Mul, xf, zero));
+  const Tensor signed_angle = where(compare(CompareOp::Lt, xf, zero), pi, zero);
+  const Tensor result = where(predicate(PredicateOp::IsNan, xf), xf, signed_angle);
   if (!out.defined()) return result;
   EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError,
               "[angle] result type ", dtype_name(result.dtype()),

@@ -166,7 +166,7 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out,
       op == BinaryOp::Fmod) {
     check_int_divisor(b, dt, name);
   }
-  if (op == BinaryOp::Pow && !is_floating(dt) && b.is_wrapped_number()) {
+  if (op == BinaryOp::Pow && !is_floating(dt) && !is_complex(dt) && b.is_wrapped_number()) {
     EMBER_CHECK(item_int(b, "pow") >= 0, RuntimeError,
                 "[pow] integers to negative integer powers are not allowed");
   }

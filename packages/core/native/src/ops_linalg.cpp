@@ -39,7 +39,9 @@ BlasLayout matrix_layout(const Tensor& t) {
   return blas_layout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
 }
 
-bool uses_blas(ScalarType t) { return t == ScalarType::Float32 || t == ScalarType::Float64; }
+bool uses_blas(ScalarType t) {
+  return t == ScalarType::Float32 || t == ScalarType::Float64 || is_complex(t);
+}
 
 ScalarType compute_dtype(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 ? ScalarType::Float32 : t;
@@ -123,6 +125,11 @@ void call_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, 
   if constexpr (std::is_same_v<T, float>) {
     blas_gemm_f32(ta, tb, m, n, k, static_cast<float>(alpha), a, lda, b, ldb,
                   static_cast<float>(beta), c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    blas_gemm_c64(ta, tb, m, n, k, T(static_cast<float>(alpha)), a, lda, b, ldb,
+                  T(static_cast<float>(beta)), c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<double>>) {
+    blas_gemm_c128(ta, tb, m, n, k, T(alpha), a, lda, b, ldb, T(beta), c, ldc);
   } else {
     blas_gemm_f64(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
@@ -154,14 +161,16 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 }
 
 // Integers accumulate in their own width, unsigned so overflow is defined: the result wraps
-// exactly like torch's. Floats come here for k == 0 and for batches of tiny products.
+// exactly like torch's. Floats and complex come here for k == 0 and for batches of tiny
+// products.
 template <typename T>
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
                double alpha, double beta) {
-  using Acc = typename std::conditional_t<std::is_floating_point_v<T>, std::type_identity<T>,
+  constexpr bool kFloatLike = std::is_floating_point_v<T> || is_complex_v<T>;
+  using Acc = typename std::conditional_t<kFloatLike, std::type_identity<T>,
                                           std::make_unsigned<T>>::type;
   auto to_acc = [](auto v) -> Acc {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (kFloatLike) {
       return static_cast<Acc>(v);
     } else {
       return static_cast<Acc>(static_cast<int64_t>(v));
@@ -227,9 +236,9 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alph
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
   const bool tiny = c.numel() > m * n && m * n * k <= kTinyGemm;
   const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
-  visit_dtype(c.dtype(), [&](auto tag) {
+  visit_dtype_with_complex(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || is_complex_v<T>) {
       if (blas) {
         gemm_blas<T>(a, b, c, batch, alpha, beta);
         return;
@@ -463,7 +472,8 @@ Tensor dot(const Tensor& a, const Tensor& b, const Tensor& out) {
 }
 
 Tensor vdot(const Tensor& a, const Tensor& b, const Tensor& out) {
-  return dot_impl("vdot", a, b, out);
+  // vdot conjugates its first argument (a no-op on real dtypes).
+  return dot_impl("vdot", conj(a), b, out);
 }
 
 Tensor outer(const Tensor& a, const Tensor& b, const Tensor& out) {

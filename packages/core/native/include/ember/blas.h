@@ -3,6 +3,7 @@
 // `import ember` does not pay for loading it.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
 
@@ -23,5 +24,13 @@ void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
 void blas_gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
                    const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
                    double* c, int64_t ldc);
+void blas_gemm_c64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                   std::complex<float> alpha, const std::complex<float>* a, int64_t lda,
+                   const std::complex<float>* b, int64_t ldb, std::complex<float> beta,
+                   std::complex<float>* c, int64_t ldc);
+void blas_gemm_c128(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                    std::complex<double> alpha, const std::complex<double>* a, int64_t lda,
+                    const std::complex<double>* b, int64_t ldb, std::complex<double> beta,
+                    std::complex<double>* c, int64_t ldc);
 
 }  // namespace ember

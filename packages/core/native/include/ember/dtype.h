@@ -131,8 +131,12 @@ template <> constexpr ScalarType scalar_type_of<Half>() { return ScalarType::Flo
 template <> constexpr ScalarType scalar_type_of<BFloat16>() { return ScalarType::BFloat16; }
 template <> constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float32; }
 template <> constexpr ScalarType scalar_type_of<double>() { return ScalarType::Float64; }
-template <> constexpr ScalarType scalar_type_of<std::complex<float>>() { return ScalarType::ComplexFloat; }
-template <> constexpr ScalarType scalar_type_of<std::complex<double>>() { return ScalarType::ComplexDouble; }
+template <> constexpr ScalarType scalar_type_of<std::complex<float>>() {
+  return ScalarType::ComplexFloat;
+}
+template <> constexpr ScalarType scalar_type_of<std::complex<double>>() {
+  return ScalarType::ComplexDouble;
+}
 
 template <typename T> struct IsComplex : std::false_type {};
 template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};

@@ -1,5 +1,6 @@
 // Kernels for complex64/complex128 (std::complex), compiled for the baseline ISA only: casts
 // to and from every dtype, arithmetic, comparisons, sum/prod and where.
+#include <algorithm>
 #include <complex>
 
 #include "math_ops.h"
@@ -56,6 +57,34 @@ struct ComplexAddScaled {
     return a + static_cast<typename C::value_type>(alpha) * b;
   }
 };
+struct ComplexPow {
+  explicit ComplexPow(const OpParams&) {}
+  template <typename C> C operator()(C a, C b) const {
+    if (b == C(0)) return C(1);
+    // Small integer exponents by repeated squaring: exact where exp(b * log(a)) would round.
+    using R = typename C::value_type;
+    if (b.imag() == R(0) && b.real() == std::trunc(b.real()) && std::abs(b.real()) <= R(64)) {
+      auto n = static_cast<int>(std::abs(b.real()));
+      C result(1), base = a;
+      for (; n > 0; n >>= 1, base *= base) {
+        if (n & 1) result *= base;
+      }
+      return b.real() < 0 ? C(1) / result : result;
+    }
+    return std::pow(a, b);
+  }
+};
+// isnan/isinf/isfinite look at both parts; logical_not is "value == 0" (torch's rules).
+#define EMBER_COMPLEX_PREDICATE(Name, expr)                          \
+  struct Complex##Name {                                             \
+    explicit Complex##Name(const OpParams&) {}                       \
+    template <typename C> bool operator()(C x) const { return expr; } \
+  };
+EMBER_COMPLEX_PREDICATE(IsNan, std::isnan(x.real()) || std::isnan(x.imag()))
+EMBER_COMPLEX_PREDICATE(IsInf, std::isinf(x.real()) || std::isinf(x.imag()))
+EMBER_COMPLEX_PREDICATE(IsFinite, std::isfinite(x.real()) && std::isfinite(x.imag()))
+EMBER_COMPLEX_PREDICATE(LogicalNot, x == C(0))
+#undef EMBER_COMPLEX_PREDICATE
 struct ComplexEq {
   explicit ComplexEq(const OpParams&) {}
   template <typename C> bool operator()(C a, C b) const { return a == b; }
@@ -88,8 +117,37 @@ struct ComplexProd {
   template <typename T> static T combine(T a, T b) { return a * b; }
 };
 
+// Sum of a contiguous run: 8 independent lanes (they vectorize and shorten the rounding chain),
+// folded block by block so the error stays bounded on long runs, as the real sums do.
+template <typename T>
+T contiguous_sum(const T* x, int64_t n) {
+  constexpr int64_t kLanes = 8, kBlock = 4096;
+  T total(0);
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t len = std::min(kBlock, n - start);
+    const T* p = x + start;
+    T lanes[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= len; i += kLanes) {
+      for (int64_t j = 0; j < kLanes; ++j) lanes[j] += p[i + j];
+    }
+    T block(0);
+    for (; i < len; ++i) block += p[i];
+    for (int64_t j = 0; j < kLanes; ++j) block += lanes[j];
+    total += block;
+  }
+  return total;
+}
+
 template <typename T, typename R>
 void complex_reduce_loop(char** data, const int64_t* strides, int64_t n, const void*) {
+  if constexpr (std::is_same_v<R, ComplexSum>) {
+    if (strides[0] == 0 && strides[1] == static_cast<int64_t>(sizeof(T))) {
+      T* acc = reinterpret_cast<T*>(data[0]);
+      *acc += contiguous_sum(reinterpret_cast<const T*>(data[1]), n);
+      return;
+    }
+  }
   char* acc = data[0];
   const char* in = data[1];
   for (int64_t i = 0; i < n; ++i, acc += strides[0], in += strides[1]) {
@@ -123,6 +181,12 @@ void fill_for(KernelTable& t) {
   binary(BinaryOp::Mul) = &binary_loop<T, T, Mul>;
   binary(BinaryOp::Div) = &binary_loop<T, T, Div>;
   binary(BinaryOp::AddScaled) = &binary_loop<T, T, ComplexAddScaled>;
+  binary(BinaryOp::Pow) = &binary_loop<T, T, ComplexPow>;
+  auto predicate = [&](PredicateOp op) -> Loop1d& { return t.predicate[static_cast<int>(op)][d]; };
+  predicate(PredicateOp::IsNan) = &unary_loop<T, bool, ComplexIsNan>;
+  predicate(PredicateOp::IsInf) = &unary_loop<T, bool, ComplexIsInf>;
+  predicate(PredicateOp::IsFinite) = &unary_loop<T, bool, ComplexIsFinite>;
+  predicate(PredicateOp::LogicalNot) = &unary_loop<T, bool, ComplexLogicalNot>;
   t.compare[static_cast<int>(CompareOp::Eq)][d] = &binary_loop<T, bool, ComplexEq>;
   t.compare[static_cast<int>(CompareOp::Ne)][d] = &binary_loop<T, bool, ComplexNe>;
   auto unary = [&](UnaryOp op) -> Loop1d& { return t.unary[static_cast<int>(op)][d]; };
