@@ -42,6 +42,16 @@ struct CopyOp {
   static void apply(T& d, T s, const AlongParams&) { d = s; }
 };
 
+// x[j] += alpha * s[j]; the rows never overlap (x was checked against the source's storage).
+template <typename T>
+void add_scaled_row(T* __restrict x, const T* __restrict s, int64_t n, T alpha) {
+  if (alpha == T(1)) {
+    for (int64_t j = 0; j < n; ++j) x[j] += s[j];
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j) x[j] += alpha * s[j];
+}
+
 template <typename T>
 struct AddOp {
   static void apply(T& d, T s, const AlongParams& p) {
@@ -116,6 +126,12 @@ void along_loop(char** data, const int64_t* strides, int64_t n, const void* para
     const char* s = data[1] + k * p.src_stride;
     if (dense) {
       const T* sv = reinterpret_cast<const T*>(s);
+      if constexpr (std::is_same_v<Op, AddOp<T>> && std::is_floating_point_v<T>) {
+        // The common index_add_ case: a contiguous row added into a row, vectorized (float and
+        // double compute in their own type, so this matches the generic path bit for bit).
+        add_scaled_row(x, sv, n, static_cast<T>(p.alpha));
+        continue;
+      }
       for (int64_t j = 0; j < n; ++j) Op::apply(x[j], sv[j], p);
     } else {
       for (int64_t j = 0; j < n; ++j) {
@@ -188,7 +204,10 @@ void run_along(const char* op, const Tensor& x, const std::vector<Tensor>& input
   it.add_output(positions(x, d, position_sizes));
   for (const Tensor& in : inputs) it.add_input(positions(in, d, position_sizes));
   it.build();
-  it.for_each(loop, &p, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(p.count, 1)));
+  // NOTE: at least 512 positions per task: each task walks the whole index, and narrower
+  // slices of the rows (8 floats at the old grain) turned every row access into a cache miss.
+  it.for_each(loop, &p,
+              std::max<int64_t>(512, kParallelGrain / std::max<int64_t>(p.count, 1)));
 }
 
 Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; }
