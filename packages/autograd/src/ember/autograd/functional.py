@@ -439,6 +439,22 @@ def hessian(
     return _unpack2(result, inputs_tuple, inputs_tuple)
 
 
+def _scalar_gradient(
+    name: str, func: _Func, inputs: Any, v: Any, create_graph: bool, strict: bool
+) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...], Any]:
+    """What vhp and hvp share: checked inputs and v, the scalar output and its gradient (with a
+    graph, for the second differentiation). Call inside ``enable_grad()``."""
+    inputs_tuple, ins = _as_tuple(inputs, "inputs", name)
+    ins = _prepare(ins, create_graph, need_graph=True)
+    vs = _get_v(
+        name, v, ins, inputs_tuple, create_graph, "the input to the user-provided function is"
+    )
+    outs = (_single_scalar_output(name, func, strict)(*ins),)
+    jac = _grad(outs, ins, None, create_graph=True)
+    _require_grad(name, jac, "jacobian", strict)
+    return inputs_tuple, ins, vs, outs, jac
+
+
 def vhp(
     func: _Func, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ) -> tuple[Any, Any]:
@@ -460,14 +476,9 @@ def vhp(
         (tensor(9.), tensor([ 6., 12.]))
     """
     with enable_grad():
-        inputs_tuple, ins = _as_tuple(inputs, "inputs", "vhp")
-        ins = _prepare(ins, create_graph, need_graph=True)
-        vs = _get_v(
-            "vhp", v, ins, inputs_tuple, create_graph, "the input to the user-provided function is"
+        inputs_tuple, ins, vs, outs, jac = _scalar_gradient(
+            "vhp", func, inputs, v, create_graph, strict
         )
-        outs = (_single_scalar_output("vhp", func, strict)(*ins),)
-        jac = _grad(outs, ins, None, create_graph=True)
-        _require_grad("vhp", jac, "jacobian", strict)
     with _grad_mode_for_result(create_graph):
         grads = _grad(jac, ins, vs, create_graph)
         result = _zeros_for_none("vhp", grads, ins, strict, create_graph, "double_back")
@@ -502,14 +513,9 @@ def hvp(
         (tensor(9.), tensor([ 6., 12.]))
     """
     with enable_grad():
-        inputs_tuple, ins = _as_tuple(inputs, "inputs", "hvp")
-        ins = _prepare(ins, create_graph, need_graph=True)
-        vs = _get_v(
-            "hvp", v, ins, inputs_tuple, create_graph, "the input to the user-provided function is"
+        inputs_tuple, ins, vs, outs, jac = _scalar_gradient(
+            "hvp", func, inputs, v, create_graph, strict
         )
-        outs = (_single_scalar_output("hvp", func, strict)(*ins),)
-        jac = _grad(outs, ins, None, create_graph=True)
-        _require_grad("hvp", jac, "jacobian", strict)
         dummies = tuple(ember.zeros_like(x, requires_grad=True) for x in ins)
         double_back = _grad(jac, ins, dummies, create_graph=True)
         _require_grad("hvp", jac, "hessian", strict)
