@@ -339,8 +339,22 @@ void init_grad_dispatch(nb::module_& m, TensorClass& cls) {
         return sizes;
       }, "The shape as a plain tuple (cheaper than .shape for autograd's bookkeeping).")
       .def("_is_same_tensor", [](const Tensor& a, const Tensor& b) { return a.same_impl(b); })
-      .def("detach", [](const Tensor& t) { return wrap(alias(t)); },
-           "A new tensor sharing storage, cut from the autograd graph.");
+      .def_prop_ro(
+          "_view_base",
+          [](const Tensor& t) -> nb::object {
+            auto base = t.impl().view_base.lock();
+            if (!base) return nb::none();
+            return wrap(Tensor(std::move(base)));
+          },
+          "The live tensor this one is a view of (None for a non-view or a dead base).")
+      .def(
+          "detach",
+          [](const Tensor& t) {
+            Tensor out = alias(t);
+            out.impl().view_base.reset();  // a detached tensor is not a view for autograd
+            return wrap(out);
+          },
+          "A new tensor sharing storage, cut from the autograd graph.");
 }
 
 void install_grad_dispatch(nb::module_& m, TensorClass& cls) {

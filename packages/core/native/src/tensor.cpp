@@ -165,6 +165,8 @@ Tensor Tensor::as_strided(const Shape& sizes, const Shape& strides, int64_t offs
   impl->strides = strides;
   impl->offset = offset;
   impl->dtype = impl_->dtype;
+  auto base = impl_->view_base.lock();
+  impl->view_base = base ? base : impl_;
   return Tensor(std::move(impl));
 }
 

@@ -244,8 +244,10 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
 
     self_tensor = values[0]
     inplace = name in INPLACE
+    untracked_base = None
     if inplace:
         _check_inplace(rule.name, self_tensor)
+        untracked_base = _untracked_view_base(rule.name, self_tensor)
         if 0 in rule.saved_params:
             # The formula needs the value before the write. The clone is itself recorded, so
             # gradients of gradients still see how the old value depended on the inputs.
@@ -257,13 +259,18 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         if is_tensor(value):
             saved_versions.append((value, value._version))
     values_before = list(values) if rule.list_params else values
-    extra: list[Any] = [None] * len(rule.params)
+    extra: list[Any] = [None] * (2 * len(rule.params))
     for position in rule.shape_params:
         value = values[position]
         if isinstance(value, (list, tuple)):
             extra[position] = [v._sizes for v in value]
         elif is_tensor(value):
             extra[position] = value._sizes
+    for position in rule.geometry_params:
+        value = self_tensor if inplace and position == 0 else values[position]
+        if is_tensor(value):
+            geometry = (value._sizes, value.stride(), value.storage_offset())
+            extra[len(rule.params) + position] = geometry
     for position in rule.unsaved_params:
         values[position] = None  # not needed by the formulas: don't keep it alive
 
@@ -282,6 +289,8 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         _attach_output(node, rule, target, 0, self_tensor, inplace)
         if inplace:
             meta: Any = target._autograd_meta
+            if meta.view_base is None:
+                meta.view_base = untracked_base
             if meta.view_base is not None:
                 rebase_history(target, meta, node)
         if rule.saves_result:
@@ -348,6 +357,32 @@ def _check_inplace(name: str, tensor: Any) -> None:
                 f"[{name}] a view of a leaf Variable that requires grad is being used in an "
                 "in-place operation."
             )
+
+
+def _untracked_view_base(name: str, tensor: Any) -> Any:
+    """The base of a view autograd did not record (its base did not require grad when it was
+    made), which an in-place write of a gradient-carrying value must give a history too; None
+    for a tensor that is not such a view."""
+    meta: AutogradMeta | None = tensor._autograd_meta
+    if meta is not None and meta.view_base is not None:
+        return None
+    base = tensor._view_base
+    if base is None or not base.requires_grad:
+        return base
+    # The base requires grad now but the view was not recorded: torch refuses both cases.
+    base_meta: AutogradMeta | None = base._autograd_meta
+    if base_meta is None or base_meta.grad_fn is None:
+        raise RuntimeError(
+            f"[{name}] a view of a leaf Variable that requires grad is being used in an "
+            "in-place operation."
+        )
+    raise RuntimeError(
+        f"[{name}] a view was created in no_grad mode and is being modified inplace with grad "
+        "mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+        "You can clarify your code by moving both the view and the inplace either both inside "
+        "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        "want the inplace to be tracked)."
+    )
 
 
 def _view_source(rule: Rule, out: Any, source: Any) -> Any:

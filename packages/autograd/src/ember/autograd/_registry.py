@@ -179,9 +179,6 @@ NON_DIFFERENTIABLE = frozenset(
 # Differentiable ops that cannot be recorded until the recorder supports what they need; they
 # stay 'missing' (recording them raises NotImplementedError) even where a rule would match.
 NEEDS_ENGINE: dict[str, str] = {
-    # Its backward needs self's strides and storage offset before the call; an in-place op
-    # saves only a contiguous clone of self.
-    "Tensor.as_strided_": "the geometry of self before an in-place op",
     # Complex autograd (Wirtinger derivatives, complex gradients) is not built yet: the complex
     # ops and the FFT natives behind ember.fft refuse inputs that require grad.
     **{

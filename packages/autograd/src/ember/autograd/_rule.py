@@ -4,7 +4,9 @@ Formulas are small lambdas ``lambda g, a: ...``: ``g`` is the gradient of the ou
 gradients for ops with several outputs) and ``a`` the op's arguments by name, plus ``a.result``
 (the forward output) and ``a.<param>_shape`` (an argument's shape). What a formula reads is what
 gets saved for backward: the rule looks at the names each formula uses (its bytecode names), so
-``a.input.shape`` saves ``input`` while ``a.input_shape`` saves only a tuple.
+``a.input.shape`` saves ``input`` while ``a.input_shape`` saves only a tuple, and
+``a.input_geometry`` saves (sizes, strides, storage offset) as they were before the op ran (what
+as_strided's backward needs, even when the op rewrote them in place).
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ class Rule:
         "saved_params",
         "saves_anything",
         "saves_result",
+        "geometry_params",
         "shape_params",
         "unsaved_params",
         "var_positional",
@@ -118,8 +121,13 @@ class Rule:
             used |= _names_used(formula)
         self.saved_params = [i for i, p in enumerate(self.params) if p.name in used]
         self.shape_params = [i for i, p in enumerate(self.params) if f"{p.name}_shape" in used]
+        self.geometry_params = [
+            i for i, p in enumerate(self.params) if f"{p.name}_geometry" in used
+        ]
         self.saves_result = "result" in used
-        fields = [p.name for p in self.params] + [f"{p.name}_shape" for p in self.params]
+        fields = [p.name for p in self.params]
+        fields += [f"{p.name}_shape" for p in self.params]
+        fields += [f"{p.name}_geometry" for p in self.params]
         self._fields = [*fields, "result"]
         self._namespace: Any = None
         self.differentiable_outputs = outputs

@@ -25,6 +25,10 @@ struct TensorImpl {
   // and ember.autograd keeps its per-tensor record (grad_fn, grad, hooks) in the opaque handle.
   bool requires_grad = false;
   std::shared_ptr<void> autograd_meta;
+  // The tensor this one is a view of (the root of a chain of views), weakly: ember.autograd gives
+  // it a history when an in-place op writes a gradient-carrying value through this view. Set by
+  // as_strided (every view), cleared by detach.
+  std::weak_ptr<TensorImpl> view_base;
 };
 
 class Tensor {

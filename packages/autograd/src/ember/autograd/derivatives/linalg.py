@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives._einsum import einsum_operand_grad
 
 
 def _matmul_input(g: Any, x: Any, y: Any) -> Any:
@@ -29,41 +29,10 @@ def _matmul_other(g: Any, x: Any, y: Any) -> Any:
     return x.mT @ g
 
 
-def _einsum_operand(g: Any, equation: str, operands: Any, i: int) -> Any:
-    """The gradient of one einsum operand, as another einsum (no repeated letters per operand)."""
-    spec = equation.replace(" ", "")
-    if "->" in spec:
-        inputs_spec, output = spec.split("->")
-    else:
-        inputs_spec = spec
-        letters = [c for c in inputs_spec.replace(",", "") if c.isalpha()]
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    terms = inputs_spec.split(",")
-    if any("." in t for t in terms) or any(len(set(t)) != len(t) for t in terms):
-        raise NotImplementedError(
-            "[einsum] the gradient of an einsum with '...' or a repeated index within one "
-            "operand is not supported yet"
-        )
-    target = terms[i]
-    others = [t for j, t in enumerate(terms) if j != i]
-    available = set(output).union(*others) if others else set(output)
-    # Letters only in this operand were summed away: their gradient is a broadcast.
-    kept = "".join(c for c in target if c in available)
-    grad = ember.einsum(
-        ",".join([output, *others]) + "->" + kept,
-        g,
-        *[op for j, op in enumerate(operands) if j != i],
-    )
-    for position, c in enumerate(target):
-        if c not in available:
-            grad = grad.unsqueeze(position)
-    return grad.expand(operands[i].shape)
-
-
 def _einsum_operands(g: Any, equation: str, operands: Any) -> list[Any]:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
-    return [_einsum_operand(g, equation, operands, i) for i in range(len(operands))]
+    return [einsum_operand_grad(g, equation, operands, i) for i in range(len(operands))]
 
 
 def _tensordot_dims(a_ndim: int, dims: Any) -> tuple[list[int], list[int]]:
@@ -88,7 +57,7 @@ def _tensordot_grad(g: Any, x: Any, y: Any, dims: Any, for_first: bool) -> Any:
         c for k, c in enumerate(sy) if k not in dy
     ]
     equation = f"{''.join(sx)},{''.join(sy)}->{''.join(out)}"
-    return _einsum_operand(g, equation, [x, y], 0 if for_first else 1)
+    return einsum_operand_grad(g, equation, [x, y], 0 if for_first else 1)
 
 
 def _kron_grad(g: Any, x: Any, y: Any, for_first: bool) -> Any:

@@ -57,20 +57,24 @@ def _extent(size: Any, stride: Any, offset: int) -> int:
     return offset + sum((int(s) - 1) * int(st) for s, st in zip(size, stride, strict=True)) + 1
 
 
-def _as_strided(g: Any, x: Any, size: Any, stride: Any, storage_offset: Any) -> Any:
+def _as_strided(g: Any, geometry: Any, size: Any, stride: Any, storage_offset: Any) -> Any:
     """Storage positions say what the output read: accumulate g into a storage-sized buffer at
-    the output's positions and read it back at the input's (torch's as_strided_backward)."""
-    in_offset = x.storage_offset()
+    the output's positions and read it back at the input's (torch's as_strided_backward).
+    ``geometry`` is the input's (sizes, strides, offset) before the call: only the layout is
+    needed, so the input itself is not saved (later in-place writes to it stay legal)."""
+    in_shape, in_stride, in_offset = geometry
     out_offset = in_offset if storage_offset is None else int(storage_offset)
-    extent = max(_extent(x.shape, x.stride(), in_offset), _extent(size, stride, out_offset), 1)
+    extent = max(_extent(in_shape, in_stride, in_offset), _extent(size, stride, out_offset), 1)
     positions = ember.arange(extent)
     out_positions = positions.as_strided(size, stride, out_offset).reshape(-1)
-    in_positions = positions.as_strided(x.shape, x.stride(), in_offset)
+    in_positions = positions.as_strided(in_shape, in_stride, in_offset)
     storage = ember.zeros(extent, dtype=g.dtype)
     storage.index_put_((out_positions,), g.reshape(-1), accumulate=True)
     # Input elements sharing a storage position (an expanded input) share its gradient.
     count = ember.zeros(extent, dtype=g.dtype)
-    count.index_put_((in_positions.reshape(-1),), ember.ones(x.numel(), dtype=g.dtype), True)
+    count.index_put_(
+        (in_positions.reshape(-1),), ember.ones(in_positions.numel(), dtype=g.dtype), True
+    )
     return (storage / count.clamp(min=1))[in_positions]
 
 
@@ -117,7 +121,7 @@ RULES: dict[str, Rule] = {
     "as_strided": Rule(
         "input, size, stride, storage_offset=None",
         view=True,
-        input=lambda g, a: _as_strided(g, a.input, a.size, a.stride, a.storage_offset),
+        input=lambda g, a: _as_strided(g, a.input_geometry, a.size, a.stride, a.storage_offset),
     ),
     "diff": Rule(
         "input, n=1, dim=-1, prepend=None, append=None",
