@@ -169,6 +169,12 @@ class TensorBase:
 
     _is_same_tensor: ember_core._C.op = ...
 
+    @property
+    def _view_base(self) -> object:
+        """
+        The live tensor this one is a view of (None for a non-view or a dead base).
+        """
+
     detach: ember_core._C.op = ...
 
     neg: ember_core._C.op = ...
