@@ -116,21 +116,9 @@ Loop1d by_width(int64_t width) {
 bool is_index_dtype(ScalarType t) { return t == ScalarType::Int64 || t == ScalarType::Int32; }
 bool is_mask_dtype(ScalarType t) { return t == ScalarType::Bool || t == ScalarType::UInt8; }
 
-IterConfig raw_config(ScalarType dtype) {
-  IterConfig c;
-  c.promote_inputs = false;
-  c.cast_inputs = false;
-  c.cast_outputs = false;
-  c.resize_outputs = false;
-  c.check_out_cast = false;
-  c.has_compute_dtype = true;
-  c.compute_dtype = dtype;
-  return c;
-}
-
 // out[i] = src[i + idx[i] * p.stride]; src and idx are already viewed in out's shape.
 void run_gather(const Tensor& out, const Tensor& src, const Tensor& idx, const KernelParams& p) {
-  TensorIterator it(p.op, raw_config(src.dtype()));
+  TensorIterator it(p.op, IterConfig::raw(src.dtype()));
   it.add_output(out).add_input(src).add_input(idx);
   it.build();
   const bool i64 = idx.dtype() == ScalarType::Int64;
@@ -142,7 +130,7 @@ void run_gather(const Tensor& out, const Tensor& src, const Tensor& idx, const K
 // dst[i + idx[i] * p.stride] (=|+=) value[i]; dst has zero strides on the indexed dims.
 void run_put(const Tensor& dst, const Tensor& value, const Tensor& idx, const KernelParams& p,
              bool accumulate) {
-  TensorIterator it(p.op, raw_config(dst.dtype()));
+  TensorIterator it(p.op, IterConfig::raw(dst.dtype()));
   it.allow_broadcast_outputs();
   it.add_output(dst).add_input(value).add_input(idx);
   it.build();

@@ -172,18 +172,6 @@ void scatter_loop(char** data, const int64_t* strides, int64_t n, const void* pa
   }
 }
 
-IterConfig raw_config(ScalarType dtype) {
-  IterConfig c;
-  c.promote_inputs = false;
-  c.cast_inputs = false;
-  c.cast_outputs = false;
-  c.resize_outputs = false;
-  c.check_out_cast = false;
-  c.has_compute_dtype = true;
-  c.compute_dtype = dtype;
-  return c;
-}
-
 // `t` without dim d, keeping strides (the positions the iterator walks).
 Tensor positions(const Tensor& t, int64_t d, const Shape& sizes) {
   Shape strides = t.strides();
@@ -200,7 +188,7 @@ Shape without(const Shape& s, int64_t d) {
 // Runs `loop` over the positions of x (and the other operands) with dim d removed.
 void run_along(const char* op, const Tensor& x, const std::vector<Tensor>& inputs, int64_t d,
                const Shape& position_sizes, Loop1d loop, const AlongParams& p) {
-  TensorIterator it(op, raw_config(x.dtype()));
+  TensorIterator it(op, IterConfig::raw(x.dtype()));
   it.add_output(positions(x, d, position_sizes));
   for (const Tensor& in : inputs) it.add_input(positions(in, d, position_sizes));
   it.build();
@@ -484,7 +472,7 @@ const Tensor& scatter_reduce_(const Tensor& x, int64_t dim, const Tensor& index,
     c.x_stride = counts.strides()[d] * 8;
     c.src_stride = 0;
     const Tensor ones = expand(Tensor::scalar_int(1, ScalarType::Int64), idx.sizes());
-    TensorIterator it(op, raw_config(ScalarType::Int64));
+    TensorIterator it(op, IterConfig::raw(ScalarType::Int64));
     it.add_output(positions(cv, d, pos));
     it.add_input(positions(ones, d, pos)).add_input(positions(idx, d, pos));
     it.build();

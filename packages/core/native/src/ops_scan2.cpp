@@ -14,12 +14,6 @@
 namespace ember {
 namespace {
 
-template <typename C>
-bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  else return false;
-}
-
 template <bool kMax>
 std::pair<Tensor, Tensor> cum_extreme(const Tensor& x, int64_t dim, const char* op) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);

@@ -17,12 +17,6 @@
 namespace ember {
 namespace {
 
-template <typename C>
-bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  else return false;
-}
-
 // Runs fn(row) for each of `rows` runs of `len` elements, in parallel.
 template <typename Fn>
 void for_each_row(int64_t rows, int64_t len, Fn fn) {

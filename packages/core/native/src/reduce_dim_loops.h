@@ -24,12 +24,6 @@ struct RowParams {
   double p = 0;            // var's correction, norm's order
 };
 
-template <typename C>
-inline bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  else return false;
-}
-
 template <typename T>
 inline T& at(char* base, int64_t offset) {
   return *reinterpret_cast<T*>(base + offset);

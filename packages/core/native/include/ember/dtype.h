@@ -1,6 +1,7 @@
 // Element types, their C++ representations and PyTorch's type-promotion lattice.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -215,6 +216,14 @@ decltype(auto) visit_dtype_with_complex(ScalarType t, Fn&& fn) {
   if (t == ScalarType::ComplexFloat) return fn(CppTypeTag<std::complex<float>>{});
   if (t == ScalarType::ComplexDouble) return fn(CppTypeTag<std::complex<double>>{});
   return visit_dtype(t, std::forward<Fn>(fn));
+}
+
+// NaN test for any element type (integers and bool are never NaN); the scans, selections and
+// row reductions that skip or propagate NaN share it.
+template <typename C>
+inline bool is_nan(C v) {
+  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
+  else return false;
 }
 
 }  // namespace ember

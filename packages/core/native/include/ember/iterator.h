@@ -49,6 +49,20 @@ struct IterConfig {
   // A given output whose elements alias each other (expanded) is an error, as in torch; fill_
   // writes one value everywhere, so it may allow it.
   bool allow_internal_overlap = false;
+
+  // Every operand read and written in its own dtype, with no promotion, casts or resizing: for
+  // kernels that move raw elements (gather, scatter, index_add) computing in `dtype`.
+  static IterConfig raw(ScalarType dtype) {
+    IterConfig c;
+    c.promote_inputs = false;
+    c.cast_inputs = false;
+    c.cast_outputs = false;
+    c.resize_outputs = false;
+    c.check_out_cast = false;
+    c.has_compute_dtype = true;
+    c.compute_dtype = dtype;
+    return c;
+  }
 };
 
 class TensorIterator {
