@@ -182,28 +182,6 @@ NEEDS_ENGINE: dict[str, str] = {
     # Its backward needs self's strides and storage offset before the call; an in-place op
     # saves only a contiguous clone of self.
     "Tensor.as_strided_": "the geometry of self before an in-place op",
-    # Complex autograd (Wirtinger derivatives, complex gradients) is not built yet: the complex
-    # ops and the FFT natives behind ember.fft refuse inputs that require grad.
-    **{
-        name: "gradients of complex values"
-        for name in (
-            "angle",
-            "Tensor.angle",
-            "conj",
-            "Tensor.conj",
-            "conj_physical",
-            "Tensor.conj_physical",
-            "Tensor.conj_physical_",
-            "complex",
-            "real",
-            "imag",
-            "view_as_real",
-            "view_as_complex",
-            "_fft_c2c",
-            "_fft_r2c",
-            "_fft_c2r",
-        )
-    },
 }
 
 # Creation ops taking requires_grad=: the result becomes a leaf that requires grad.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives import (
+    complex,
     elementwise,
     index,
     joins,
@@ -33,6 +34,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     rearrange.RULES,
     pairwise.RULES,
     linalg_lapack.RULES,
+    complex.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

@@ -6,6 +6,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import conj
 from ember.autograd.graph import is_tensor
 
 
@@ -62,7 +63,7 @@ def _prod_along(g: Any, x: Any, d: int) -> Any:
     right = (
         ember.cat([x.narrow(d, 1, n - 1), ones], d).flip(d).cumprod(d).flip(d) if n > 1 else ones
     )
-    return g * left * right
+    return g * conj(left * right)
 
 
 def _amax_amin(g: Any, x: Any, result: Any, dim: Any, keepdim: bool) -> Any:
