@@ -12,6 +12,7 @@ from ember.autograd._rule import Rule
 from ember.autograd.derivatives import (
     complex,
     elementwise,
+    fft,
     index,
     joins,
     linalg,
@@ -35,6 +36,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     pairwise.RULES,
     linalg_lapack.RULES,
     complex.RULES,
+    fft.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

@@ -8,6 +8,8 @@ the gradient by; on real tensors ``conj`` is the identity and costs nothing.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import ember
@@ -34,6 +36,20 @@ def sgn(z: Any) -> Any:
     if not z.is_complex():
         return z.sgn()
     return ember.where(z == 0, 0.0, z / z.abs())
+
+
+def by_parts(backward: Callable[..., Any]) -> Callable[..., Any]:
+    """Runs ``backward(g, ...)``, linear in ``g`` with real coefficients, on Re g and Im g
+    separately: ember-core's index writes and gathers (index_put, scatter_add, index_add,
+    advanced indexing) take real tensors only (complex ones lose their imaginary parts)."""
+
+    @functools.wraps(backward)
+    def on_parts(g: Any, *args: Any) -> Any:
+        if not g.is_complex():
+            return backward(g, *args)
+        return ember.complex(backward(ember.real(g), *args), backward(ember.imag(g), *args))
+
+    return on_parts
 
 
 def imag_part(g: Any) -> Any:
