@@ -59,9 +59,7 @@ def _numerical_jacobian(
                 # The perturbed input still requires grad: func may differentiate internally.
                 args[index] = perturbed.reshape(x.shape).requires_grad_(x.requires_grad)
                 values.append([_real_coordinates(o) for o in _outputs(func, args)])
-            columns.append(
-                [(p - m) / (2 * eps) for p, m in zip(values[0], values[1], strict=True)]
-            )
+            columns.append([(p - m) / (2 * eps) for p, m in zip(values[0], values[1], strict=True)])
     # One [out_coordinates, in_coordinates] matrix per output.
     n_outputs = len(columns[0]) if columns else len(_outputs(func, inputs))
     result = []
