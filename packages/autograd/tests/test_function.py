@@ -816,3 +816,23 @@ def test_mark_dirty_on_a_view_in_an_unsupported_position() -> None:
         lambda: Second_.apply(ember.ones(1, dtype=ember.float64), view),
         "clone() the view",
     )
+
+
+def test_function_with_complex_output_is_differentiable() -> None:
+    class Scale(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, z: ember.Tensor) -> ember.Tensor:
+            return z * (2 + 1j)
+
+        @staticmethod
+        def backward(ctx: Any, g: ember.Tensor) -> ember.Tensor:
+            return g * (2 - 1j)  # torch's convention: g * conj(f'(z))
+
+    z = ember.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+    out = Scale.apply(z)
+    assert out.requires_grad and out.is_complex()
+    out.abs().sum().backward()
+    w = ember.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+    (w * (2 + 1j)).abs().sum().backward()
+    assert z.grad is not None and w.grad is not None
+    np.testing.assert_allclose(z.grad.numpy(), w.grad.numpy(), rtol=1e-6)

@@ -52,6 +52,29 @@ def test_einsum_gradcheck(equation: str, shapes: list[tuple[int, ...]]) -> None:
     assert gradgradcheck(lambda *ops: ember.einsum(equation, *ops), operands)
 
 
+COMPLEX_CASES = [
+    ("ij,jk->ik", [(2, 3), (3, 2)]),
+    ("ii->i", [(3, 3)]),
+    ("...ij,...jk", [(2, 2, 3), (3, 2)]),
+    ("ij,ij->", [(2, 3), (2, 3)]),
+]
+
+
+@pytest.mark.parametrize(("equation", "shapes"), COMPLEX_CASES, ids=[c[0] for c in COMPLEX_CASES])
+def test_complex_einsum_gradcheck(equation: str, shapes: list[tuple[int, ...]]) -> None:
+    rng = np.random.default_rng(7)
+    operands = [
+        ember.tensor(
+            rng.standard_normal(s) + 1j * rng.standard_normal(s),
+            dtype=ember.complex128,
+            requires_grad=True,
+        )
+        for s in shapes
+    ]
+    assert gradcheck(lambda *ops: ember.einsum(equation, *ops), operands)
+    assert gradgradcheck(lambda *ops: ember.einsum(equation, *ops), operands)
+
+
 def test_einsum_list_form_gradcheck() -> None:
     a, b = leaf(2, 2, seed=0), leaf(2, seed=1)
     assert gradcheck(lambda x, y: ember.einsum("ii,i->i", [x, y]), [a, b])

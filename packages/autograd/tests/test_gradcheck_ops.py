@@ -50,6 +50,13 @@ def distinct(*shape: int) -> ember.Tensor:
     return _tensor(values.reshape(shape))
 
 
+def cz(*shape: int) -> ember.Tensor:
+    """complex128, real and imaginary parts uniform in [-1, 1), at least 0.3 from 0 (angle)."""
+    values = _rng.uniform(-1, 1, shape) + 1j * _rng.uniform(-1, 1, shape)
+    values = np.where(np.abs(values) < 0.3, values + 0.5, values)
+    return ember.from_numpy(np.array(values, dtype=np.complex128)).requires_grad_()
+
+
 def const(values: Any) -> ember.Tensor:
     """A float64 tensor that does not require grad."""
     return _tensor(values, grad=False)
@@ -422,6 +429,18 @@ _SHAPE = {
     ],
 }
 
+# Complex numbers (more, with mixed real/complex inputs, in test_gradcheck_complex.py).
+_COMPLEX = {
+    "angle": [S(cz(2, 3)), S(away(3))],
+    "real": [S(cz(2, 3)), S(r(3))],
+    "imag": [S(cz(2, 3))],
+    "conj": [S(cz(2, 3)), S(r(3))],
+    "conj_physical": [S(cz(2, 3)), S(r(3))],
+    "complex": [S(r(2, 3), r(3), inplace=False), S(r(), r(2))],
+    "view_as_real": [S(cz(2, 3))],
+    "view_as_complex": [S(r(2, 3, 2)), S(r(2))],
+}
+
 SAMPLES: dict[str, list[Sample]] = {
     **_UNARY,
     **_BINARY,
@@ -429,6 +448,7 @@ SAMPLES: dict[str, list[Sample]] = {
     **_REDUCTIONS,
     **_LINALG,
     **_SHAPE,
+    **_COMPLEX,
 }
 
 
@@ -520,12 +540,7 @@ def test_gradcheck(name: str) -> None:
 
 
 # Differentiable ops that cannot be recorded yet (see _registry.NEEDS_ENGINE for why).
-KNOWN_MISSING: set[str] = {
-    # complex values (see _registry.NEEDS_ENGINE)
-    *("angle", "Tensor.angle", "conj", "Tensor.conj", "conj_physical", "Tensor.conj_physical"),
-    *("Tensor.conj_physical_", "complex", "real", "imag", "view_as_real"),
-    *("view_as_complex", "_fft_c2c", "_fft_r2c", "_fft_c2r"),
-}
+KNOWN_MISSING: set[str] = set()
 
 
 def test_every_differentiable_op_has_a_rule() -> None:

@@ -49,6 +49,11 @@ def _make_grads(op: str, outputs: Sequence[Any], grads: Sequence[Any]) -> list[A
                     f"[{op}] grad can be implicitly created only for scalar outputs, but the "
                     f"output has shape {list(out.shape)}"
                 )
+            if out.is_complex():
+                raise RuntimeError(
+                    f"[{op}] grad can be implicitly created only for real scalar outputs, but "
+                    f"the output is {out.dtype}"
+                )
             grad = ember.ones_like(out)
         elif grad.shape != out.shape:
             raise RuntimeError(
@@ -201,10 +206,10 @@ def _set_requires_grad(self: Any, value: bool) -> None:
             "want to use a computed variable in a subgraph that doesn't require differentiation "
             "use var_no_grad = var.detach()."
         )
-    if value and not self.is_floating_point():
+    if value and not (self.is_floating_point() or self.is_complex()):
         raise RuntimeError(
-            "[requires_grad] only Tensors of floating point dtype can require gradients, got "
-            f"{self.dtype}"
+            "[requires_grad] only Tensors of floating point and complex dtype can require "
+            f"gradients, got {self.dtype}"
         )
     self._set_requires_grad(value)
 
@@ -371,7 +376,8 @@ def _base(self: Any) -> Any:
 
 
 def _transpose_properties(cls: type) -> dict[str, property]:
-    """T/mT/H/mH are native properties (not ops the dispatch sees): record them as permutes."""
+    """T/mT/H/mH/real/imag are native properties (not ops the dispatch sees): record them as
+    permutes (and conj for H/mH of complex tensors) and as ember.real/ember.imag."""
     native = {
         name: getattr(_C.TensorBase, name)
         for name in ("T", "mT", "H", "mH")
@@ -384,7 +390,15 @@ def _transpose_properties(cls: type) -> dict[str, property]:
     def last_two(self: Any) -> Any:
         return self.transpose(-2, -1)
 
-    recorded = {"T": reversed_dims, "H": reversed_dims, "mT": last_two, "mH": last_two}
+    def adjoint(self: Any) -> Any:
+        t = reversed_dims(self)
+        return t.conj() if t.is_complex() else t
+
+    def last_two_adjoint(self: Any) -> Any:
+        t = last_two(self)
+        return t.conj() if t.is_complex() else t
+
+    recorded = {"T": reversed_dims, "H": adjoint, "mT": last_two, "mH": last_two_adjoint}
     props = {}
     for name, prop in native.items():
 
@@ -394,6 +408,16 @@ def _transpose_properties(cls: type) -> dict[str, property]:
             return _prop.__get__(self)
 
         props[name] = property(getter, doc=prop.__doc__)
+    # x.real and x.imag are native views too: record them as ember.real/ember.imag.
+    for name, op in (("real", _C.real), ("imag", _C.imag)):
+        prop = getattr(_C.TensorBase, name)
+
+        def part(self: Any, _prop: Any = prop, _op: Any = op) -> Any:
+            if _native_requires_grad.__get__(self) and _C.is_grad_enabled():
+                return _op(self)
+            return _prop.__get__(self)
+
+        props[name] = property(part, doc=prop.__doc__)
     return props
 
 

@@ -121,7 +121,7 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool, owned: set[
 
 def _check_nan(node: Node, grads: list[Any]) -> None:
     for i, g in enumerate(grads):
-        if g is not None and g.is_floating_point() and bool(g.isnan().any()):
+        if g is not None and (g.is_floating_point() or g.is_complex()) and bool(g.isnan().any()):
             trace = node.metadata.get("traceback_")
             if trace:
                 sys.stderr.write(

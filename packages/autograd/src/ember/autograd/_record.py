@@ -151,6 +151,10 @@ class RuleNode(Node):
             if grad is None or meta is None:
                 continue
             shape, dtype = meta
+            if grad.is_complex() and not dtype.is_complex:
+                # A real input promoted into a complex op gets the real part (torch's
+                # handle_r_to_c): L is real, so dL/dx is Re of the Wirtinger gradient.
+                grad = ember.real(grad)
             if grad._sizes != shape:
                 grad = _sum_to(grad, shape)
             if grad.dtype != dtype:
@@ -165,7 +169,7 @@ class RuleNode(Node):
         return self._alias_output(saved, 0)
 
     def _alias_output(self, saved: Any, nr: int) -> Any:
-        if not is_tensor(saved) or not saved.is_floating_point():
+        if not is_tensor(saved) or not carries_grad(saved):
             return saved
         alias = _raw_detach(saved)
         alias._autograd_meta = AutogradMeta(self, nr)
@@ -203,11 +207,16 @@ def _check_out(name: str, kwargs: dict[str, Any]) -> None:
         )
 
 
+def carries_grad(tensor: Any) -> bool:
+    """Whether a tensor's dtype can hold gradients: floating point or complex (as in torch)."""
+    return bool(tensor.is_floating_point() or tensor.is_complex())
+
+
 def _make_leaf(name: str, result: Any) -> Any:
-    if not result.is_floating_point():
+    if not carries_grad(result):
         raise RuntimeError(
-            f"[{name}] only Tensors of floating point dtype can require gradients, got "
-            f"{result.dtype}"
+            f"[{name}] only Tensors of floating point and complex dtype can require gradients, "
+            f"got {result.dtype}"
         )
     result._set_requires_grad(True)
     return result
@@ -410,7 +419,7 @@ def _attach_output(
     node: RuleNode, rule: Rule, out: Any, nr: int, source: Any, inplace: bool
 ) -> None:
     """Makes ``out`` require grad with ``node`` as its grad_fn."""
-    if not out.is_floating_point():
+    if not carries_grad(out):
         return
     if inplace:
         meta = ensure_meta(out)

@@ -178,30 +178,7 @@ NON_DIFFERENTIABLE = frozenset(
 
 # Differentiable ops that cannot be recorded until the recorder supports what they need; they
 # stay 'missing' (recording them raises NotImplementedError) even where a rule would match.
-NEEDS_ENGINE: dict[str, str] = {
-    # Complex autograd (Wirtinger derivatives, complex gradients) is not built yet: the complex
-    # ops and the FFT natives behind ember.fft refuse inputs that require grad.
-    **{
-        name: "gradients of complex values"
-        for name in (
-            "angle",
-            "Tensor.angle",
-            "conj",
-            "Tensor.conj",
-            "conj_physical",
-            "Tensor.conj_physical",
-            "Tensor.conj_physical_",
-            "complex",
-            "real",
-            "imag",
-            "view_as_real",
-            "view_as_complex",
-            "_fft_c2c",
-            "_fft_r2c",
-            "_fft_c2r",
-        )
-    },
-}
+NEEDS_ENGINE: dict[str, str] = {}
 
 # Creation ops taking requires_grad=: the result becomes a leaf that requires grad.
 FACTORIES = frozenset(

@@ -25,6 +25,7 @@ from ember.autograd._record import (
     _requires_grad,
     _sum_to,
     _view_base,
+    carries_grad,
 )
 from ember.autograd._views import rebase_history
 from ember.autograd.graph import AutogradMeta, Edge, Node, gradient_edge, is_tensor
@@ -189,7 +190,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 f"{tensor._version}; expected version {version} instead. Hint: clone() the "
                 "tensor before modifying it in place."
             )
-        if output_nr < 0 or not tensor.is_floating_point():
+        if output_nr < 0 or not carries_grad(tensor):
             return tensor
         # NOTE: outputs are saved detached (an output holding its own grad_fn would be a cycle
         # through the native object); unpacking connects a fresh alias to this node again.
@@ -512,7 +513,7 @@ def _wrap_one(
     """One tensor output: rebased (dirty input), aliased (returned input) or newly attached."""
     is_input = id(out) in input_ids
     is_dirty = id(out) in dirty
-    differentiable = record and id(out) not in non_diff and out.is_floating_point()
+    differentiable = record and id(out) not in non_diff and carries_grad(out)
     if is_dirty:
         if record:
             _check_inplace(name, out)
@@ -622,7 +623,7 @@ def once_differentiable(fn: _F) -> _F:
         )
         wrapped = []
         for nr, result in enumerate(results):
-            if is_tensor(result) and result.is_floating_point():
+            if is_tensor(result) and carries_grad(result):
                 result = _raw_detach(result)
                 result._autograd_meta = AutogradMeta(error, nr)
                 result._set_requires_grad(True)

@@ -28,53 +28,74 @@ def _outputs(func: Callable[..., Any], inputs: Sequence[Any]) -> list[Any]:
     return [o for o in _as_tuple(func(*inputs)) if is_tensor(o)]
 
 
+def _real_coordinates(t: Any) -> Any:
+    """A flat float64 view of ``t``'s values as reals: a complex z gives (Re z, Im z)."""
+    t = t.detach()
+    if t.is_complex():
+        return ember.stack([t.real, t.imag], -1).reshape(-1).double()
+    return t.double().reshape(-1)
+
+
+def _steps(x: Any, eps: float) -> list[complex]:
+    """The perturbations of one element: eps along each real coordinate (re, then im)."""
+    return [eps, eps * 1j] if x.is_complex() else [eps]
+
+
 def _numerical_jacobian(
     func: Callable[..., Any], inputs: Sequence[Any], index: int, eps: float
 ) -> list[Any]:
-    """d(outputs)/d(inputs[index]) by central differences, one column per input element."""
+    """d(outputs)/d(inputs[index]) by central differences, one column per real coordinate of
+    the input (two per complex element), one row per real coordinate of each output."""
     x = inputs[index]
     flat = x.detach().reshape(-1).clone()
     columns: list[list[Any]] = []
     for k in range(flat.numel()):
-        values = []
-        for sign in (1.0, -1.0):
-            perturbed = flat.clone()
-            perturbed[k] = flat[k] + sign * eps
-            args = list(inputs)
-            # The perturbed input still requires grad: func may differentiate internally.
-            args[index] = perturbed.reshape(x.shape).requires_grad_(x.requires_grad)
-            values.append([o.detach().double().reshape(-1) for o in _outputs(func, args)])
-        columns.append([(p - m) / (2 * eps) for p, m in zip(values[0], values[1], strict=True)])
-    # One [out_numel, in_numel] matrix per output.
+        for step in _steps(x, eps):
+            values = []
+            for sign in (1.0, -1.0):
+                perturbed = flat.clone()
+                perturbed[k] = perturbed[k] + sign * step
+                args = list(inputs)
+                # The perturbed input still requires grad: func may differentiate internally.
+                args[index] = perturbed.reshape(x.shape).requires_grad_(x.requires_grad)
+                values.append([_real_coordinates(o) for o in _outputs(func, args)])
+            columns.append([(p - m) / (2 * eps) for p, m in zip(values[0], values[1], strict=True)])
+    # One [out_coordinates, in_coordinates] matrix per output.
     n_outputs = len(columns[0]) if columns else len(_outputs(func, inputs))
     result = []
     for j in range(n_outputs):
         if columns:
             result.append(ember.stack([c[j] for c in columns], 1))
         else:
-            out = _outputs(func, inputs)[j]
+            out = _real_coordinates(_outputs(func, inputs)[j])
             result.append(ember.zeros((out.numel(), 0), dtype=ember.float64))
     return result
 
 
 def _analytical_jacobian(func: Callable[..., Any], inputs: Sequence[Any], index: int) -> list[Any]:
+    """The same matrices from backward passes: the seed 1 at element k of an output gives the
+    row of Re(out_k), the seed 1j the row of Im(out_k) (torch's convention: the gradient of a
+    real L is dL/dRe + i dL/dIm, read back as the pair (Re, Im))."""
     outputs = _outputs(func, inputs)
     x = inputs[index]
+    width = x.numel() * (2 if x.is_complex() else 1)
     result = []
     for out in outputs:
         rows = []
+        seeds = (1.0, 1j) if out.is_complex() else (1.0,)
         for k in range(out.numel()):
-            if not out.requires_grad:
-                rows.append(ember.zeros(x.numel(), dtype=ember.float64))
-                continue
-            seed = ember.zeros(out.numel(), dtype=out.dtype)
-            seed[k] = 1.0
-            (g,) = autograd_grad(
-                out, x, seed.reshape(out.shape), retain_graph=True, allow_unused=True
-            )
-            if g is None:
-                rows.append(ember.zeros(x.numel(), dtype=ember.float64))
-            else:
+            for value in seeds:
+                if not out.requires_grad:
+                    rows.append(ember.zeros(width, dtype=ember.float64))
+                    continue
+                seed = ember.zeros(out.numel(), dtype=out.dtype)
+                seed[k] = value
+                (g,) = autograd_grad(
+                    out, x, seed.reshape(out.shape), retain_graph=True, allow_unused=True
+                )
+                if g is None:
+                    rows.append(ember.zeros(width, dtype=ember.float64))
+                    continue
                 if tuple(g.shape) != tuple(x.shape):
                     raise GradcheckError(
                         f"[gradcheck] gradient of input {index} has shape {list(g.shape)}, "
@@ -85,11 +106,11 @@ def _analytical_jacobian(func: Callable[..., Any], inputs: Sequence[Any], index:
                         f"[gradcheck] gradient of input {index} has dtype {g.dtype}, expected "
                         f"{x.dtype}"
                     )
-                rows.append(g.detach().double().reshape(-1))
+                rows.append(_real_coordinates(g))
         if rows:
             result.append(ember.stack(rows, 0))
         else:
-            result.append(ember.zeros((0, x.numel()), dtype=ember.float64))
+            result.append(ember.zeros((0, width), dtype=ember.float64))
     return result
 
 
@@ -108,7 +129,14 @@ def gradcheck(
     """Checks ``func``'s gradients against finite differences, as ``torch.autograd.gradcheck``.
 
     Every tensor input with ``requires_grad=True`` is checked against every tensor output; use
-    float64 inputs (float32 finite differences are too coarse).
+    float64 or complex128 inputs (float32 finite differences are too coarse).
+
+    Complex numbers are checked as pairs of reals, as torch does: a complex input element is
+    perturbed along its real and its imaginary part (two columns of the Jacobian), and a
+    complex output element gives two rows, from backward passes seeded with ``1`` (the row of
+    its real part) and ``1j`` (its imaginary part). A gradient ``g`` read as the pair
+    ``(g.real, g.imag)`` must then equal ``(dL/dRe x, dL/dIm x)``: torch's convention for the
+    gradient of a real ``L`` with respect to a complex ``x``.
 
     Example:
         >>> x = ember.randn(3, dtype=ember.float64, requires_grad=True)
@@ -122,10 +150,10 @@ def gradcheck(
             "[gradcheck] expected at least one input tensor to require gradient, but none did"
         )
     for i in indices:
-        if inputs[i].dtype not in (ember.float64,):
+        if inputs[i].dtype not in (ember.float64, ember.complex128):
             raise ValueError(
-                f"[gradcheck] input {i} is {inputs[i].dtype}; gradcheck needs float64 inputs "
-                "(finite differences in lower precision are not reliable)"
+                f"[gradcheck] input {i} is {inputs[i].dtype}; gradcheck needs float64 or "
+                "complex128 inputs (finite differences in lower precision are not reliable)"
             )
     for i in indices:
         numerical = _numerical_jacobian(func, inputs, i, eps)
@@ -155,6 +183,9 @@ def gradgradcheck(
     fast_mode: bool = False,
 ) -> bool:
     """Checks second derivatives: gradcheck of the function ``inputs -> grad(func)(inputs)``.
+
+    Complex inputs and outputs follow gradcheck's convention (pairs of reals); the random
+    ``grad_outputs`` drawn for complex outputs are complex.
 
     Example:
         >>> x = ember.randn(3, dtype=ember.float64, requires_grad=True)

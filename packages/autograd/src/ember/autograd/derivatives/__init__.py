@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives import (
+    complex,
     elementwise,
+    fft,
     index,
     joins,
     linalg,
@@ -33,6 +35,8 @@ TABLES: tuple[dict[str, Rule], ...] = (
     rearrange.RULES,
     pairwise.RULES,
     linalg_lapack.RULES,
+    complex.RULES,
+    fft.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import ember
+from ember.autograd.derivatives.complex import conj
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -59,7 +60,7 @@ def einsum_operand_grad(g: Any, equation: str, operands: Sequence[Any], i: int) 
     terms, output = _parse(equation, [op.dim() for op in operands])
     target = terms[i]
     others = [t for j, t in enumerate(terms) if j != i]
-    other_ops = [op.conj() if op.is_complex() else op for j, op in enumerate(operands) if j != i]
+    other_ops = [conj(op) for j, op in enumerate(operands) if j != i]
     sizes: dict[str, int] = {}
     for term, op in zip(terms, operands, strict=True):
         for c, n in zip(term, op.shape, strict=True):

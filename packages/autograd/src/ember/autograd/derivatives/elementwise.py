@@ -1,16 +1,19 @@
 """Derivatives of elementwise ops: ``g`` is the output gradient, ``a`` the op's arguments.
 
 Broadcasting and type promotion need no care here: the engine sums each gradient back to its
-input's shape and casts it to the input's dtype.
+input's shape and casts it to the input's dtype. Ops defined on complex values multiply ``g`` by
+the conjugate of their derivative (torch's convention, see ``complex.py``).
 """
 
 from __future__ import annotations
 
+import cmath
 import math
 from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import conj, sgn
 from ember.autograd.graph import is_tensor
 
 _LN2 = math.log(2.0)
@@ -27,19 +30,22 @@ def _pow_input(g: Any, base: Any, exponent: Any) -> Any:
     if not is_tensor(exponent):
         if exponent == 0:
             return _zeros(g)
-        return g * exponent * base ** (exponent - 1)
-    grad = g * exponent * base ** (exponent - 1)
+        return g * conj(exponent * base ** (exponent - 1))
+    grad = g * conj(exponent * base ** (exponent - 1))
     return ember.where(exponent == 0, 0.0, grad)
 
 
 def _pow_exponent(g: Any, base: Any, exponent: Any, result: Any) -> Any:
-    # d/dp x**p = x**p * log(x); taken as 0 where x == 0 and p >= 0 (torch's convention).
+    # d/dp x**p = x**p * log(x); taken as 0 where x == 0 and Re p >= 0 (torch's convention).
+    real_exponent = exponent.real if exponent.is_complex() else exponent
     if is_tensor(base):
-        grad = g * result * base.log()
-        return ember.where((base == 0) & (exponent >= 0), 0.0, grad)
+        grad = g * conj(result * base.log())
+        return ember.where((base == 0) & (real_exponent >= 0), 0.0, grad)
     if base == 0:
-        return ember.where(exponent >= 0, 0.0, g * result * -math.inf)
-    return g * result * (math.log(base) if base > 0 else math.nan)
+        return ember.where(real_exponent >= 0, 0.0, g * conj(result) * -math.inf)
+    if isinstance(base, complex) or result.is_complex():
+        return g * conj(result * cmath.log(base))
+    return g * conj(result) * (math.log(base) if base > 0 else math.nan)
 
 
 def _max_min_input(g: Any, x: Any, y: Any, wins: Any) -> Any:
@@ -82,7 +88,7 @@ RULES: dict[str, Rule] = {
     # --- unary ---------------------------------------------------------------------------
     "neg": Rule("input", input=lambda g, a: -g),
     "positive": Rule("input", input=lambda g, a: g),
-    "abs": Rule("input", input=lambda g, a: g * a.input.sgn()),
+    "abs": Rule("input", input=lambda g, a: g * sgn(a.input)),
     "sgn": Rule("input", input=lambda g, a: _zeros(g)),
     "sign": Rule("input", input=lambda g, a: _zeros(g)),
     "ceil": Rule("input", input=lambda g, a: _zeros(g)),
@@ -90,26 +96,26 @@ RULES: dict[str, Rule] = {
     "round": Rule("input, *, decimals=0", input=lambda g, a: _zeros(g)),
     "trunc": Rule("input", input=lambda g, a: _zeros(g)),
     "frac": Rule("input", input=lambda g, a: g),
-    "exp": Rule("input", input=lambda g, a: g * a.result),
+    "exp": Rule("input", input=lambda g, a: g * conj(a.result)),
     "exp2": Rule("input", input=lambda g, a: g * a.result * _LN2),
     "expm1": Rule("input", input=lambda g, a: g * (a.result + 1)),
-    "log": Rule("input", input=lambda g, a: g / a.input),
+    "log": Rule("input", input=lambda g, a: g / conj(a.input)),
     "log2": Rule("input", input=lambda g, a: g / (a.input * _LN2)),
     "log10": Rule("input", input=lambda g, a: g / (a.input * _LN10)),
     "log1p": Rule("input", input=lambda g, a: g / (a.input + 1)),
-    "sqrt": Rule("input", input=lambda g, a: g / (2 * a.result)),
+    "sqrt": Rule("input", input=lambda g, a: g / (2 * conj(a.result))),
     "rsqrt": Rule("input", input=lambda g, a: -0.5 * g * a.result**3),
-    "square": Rule("input", input=lambda g, a: 2 * g * a.input),
-    "reciprocal": Rule("input", input=lambda g, a: -g * a.result * a.result),
-    "sin": Rule("input", input=lambda g, a: g * a.input.cos()),
-    "cos": Rule("input", input=lambda g, a: -g * a.input.sin()),
+    "square": Rule("input", input=lambda g, a: 2 * g * conj(a.input)),
+    "reciprocal": Rule("input", input=lambda g, a: -g * conj(a.result * a.result)),
+    "sin": Rule("input", input=lambda g, a: g * conj(a.input.cos())),
+    "cos": Rule("input", input=lambda g, a: -g * conj(a.input.sin())),
     "tan": Rule("input", input=lambda g, a: g * (1 + a.result * a.result)),
     "asin": Rule("input", input=lambda g, a: g * (1 - a.input * a.input).rsqrt()),
     "acos": Rule("input", input=lambda g, a: -g * (1 - a.input * a.input).rsqrt()),
     "atan": Rule("input", input=lambda g, a: g / (1 + a.input * a.input)),
     "sinh": Rule("input", input=lambda g, a: g * a.input.cosh()),
     "cosh": Rule("input", input=lambda g, a: g * a.input.sinh()),
-    "tanh": Rule("input", input=lambda g, a: g * (1 - a.result * a.result)),
+    "tanh": Rule("input", input=lambda g, a: g * conj(1 - a.result * a.result)),
     "asinh": Rule("input", input=lambda g, a: g * (a.input * a.input + 1).rsqrt()),
     "acosh": Rule("input", input=lambda g, a: g * (a.input * a.input - 1).rsqrt()),
     "atanh": Rule("input", input=lambda g, a: g / (1 - a.input * a.input)),
@@ -149,28 +155,32 @@ RULES: dict[str, Rule] = {
     "add": Rule(
         "input, other, *, alpha=1",
         input=lambda g, a: g,
-        other=lambda g, a: g if a.alpha == 1 else g * a.alpha,
+        other=lambda g, a: g if a.alpha == 1 else g * conj(a.alpha),
     ),
     "sub": Rule(
         "input, other, *, alpha=1",
         input=lambda g, a: g,
-        other=lambda g, a: -g if a.alpha == 1 else g * -a.alpha,
+        other=lambda g, a: -g if a.alpha == 1 else g * -conj(a.alpha),
     ),
     # `other - input` (Tensor.__rsub__).
     "rsub": Rule("input, other", input=lambda g, a: -g, other=lambda g, a: g),
-    "mul": Rule("input, other", input=lambda g, a: g * a.other, other=lambda g, a: g * a.input),
+    "mul": Rule(
+        "input, other",
+        input=lambda g, a: g * conj(a.other),
+        other=lambda g, a: g * conj(a.input),
+    ),
     "div": Rule(
         "input, other, *, rounding_mode=None",
-        input=lambda g, a: g / a.other if a.rounding_mode is None else _zeros(g),
+        input=lambda g, a: g / conj(a.other) if a.rounding_mode is None else _zeros(g),
         other=lambda g, a: (
-            -g * a.input / (a.other * a.other) if a.rounding_mode is None else _zeros(g)
+            -g * conj(a.input / (a.other * a.other)) if a.rounding_mode is None else _zeros(g)
         ),
     ),
     # `other / input` (Tensor.__rtruediv__).
     "rdiv": Rule(
         "input, other",
-        input=lambda g, a: -g * a.other / (a.input * a.input),
-        other=lambda g, a: g / a.input,
+        input=lambda g, a: -g * conj(a.other / (a.input * a.input)),
+        other=lambda g, a: g / conj(a.input),
     ),
     "pow": Rule(
         "input, other",
@@ -263,14 +273,14 @@ RULES: dict[str, Rule] = {
     "addcmul": Rule(
         "input, tensor1, tensor2, *, value=1",
         input=lambda g, a: g,
-        tensor1=lambda g, a: g * a.tensor2 * a.value,
-        tensor2=lambda g, a: g * a.tensor1 * a.value,
+        tensor1=lambda g, a: g * conj(a.tensor2 * a.value),
+        tensor2=lambda g, a: g * conj(a.tensor1 * a.value),
     ),
     "addcdiv": Rule(
         "input, tensor1, tensor2, *, value=1",
         input=lambda g, a: g,
-        tensor1=lambda g, a: g * a.value / a.tensor2,
-        tensor2=lambda g, a: -g * a.value * a.tensor1 / (a.tensor2 * a.tensor2),
+        tensor1=lambda g, a: g * conj(a.value / a.tensor2),
+        tensor2=lambda g, a: -g * conj(a.value * a.tensor1 / (a.tensor2 * a.tensor2)),
     ),
     # A step function: flat in `input`; `values` is the output where input == 0. (torch has no
     # derivative for heaviside; this one is exact.)

@@ -10,6 +10,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import by_parts
 from ember.autograd.graph import is_tensor
 
 
@@ -40,6 +41,7 @@ def _index_fill_value(g: Any, a: Any) -> Any:
     return g.index_select(a.dim, a.index).sum()
 
 
+@by_parts
 def _masked_scatter_source(g: Any, mask: Any, shape: tuple[int, ...]) -> Any:
     # The k masked positions consumed source's first k elements, in order; the rest got nothing.
     taken = g.masked_select(mask)

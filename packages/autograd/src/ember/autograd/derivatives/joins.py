@@ -12,6 +12,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import by_parts
 from ember.autograd.derivatives.shape import _grads
 
 Shape = tuple[int, ...]
@@ -79,6 +80,7 @@ def _cartesian_prod(g: Any, shapes: list[Shape]) -> list[Any]:
     return grads
 
 
+@by_parts
 def _combinations(g: Any, shape: Shape, r: int, with_replacement: bool) -> Any:
     n = shape[0]
     grad = ember.zeros(n, dtype=g.dtype)

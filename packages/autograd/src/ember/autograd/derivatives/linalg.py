@@ -1,4 +1,7 @@
-"""Derivatives of products: matmul and its relatives, einsum, tensordot, kron."""
+"""Derivatives of products: matmul and its relatives, einsum, tensordot, kron.
+
+For complex operands the other factor enters conjugated (``g @ y.mH``; see ``complex.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,27 +9,28 @@ from typing import Any
 
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives._einsum import einsum_operand_grad
+from ember.autograd.derivatives.complex import adjoint, conj
 
 
 def _matmul_input(g: Any, x: Any, y: Any) -> Any:
     """d(x @ y)/dx for every matmul case (1-D operands, broadcast batches)."""
     if x.dim() == 1 and y.dim() == 1:
-        return g * y
+        return g * conj(y)
     if y.dim() == 1:
-        return g.unsqueeze(-1) * y
+        return g.unsqueeze(-1) * conj(y)
     if x.dim() == 1:
-        return (g.unsqueeze(-2) @ y.mT).squeeze(-2)
-    return g @ y.mT
+        return (g.unsqueeze(-2) @ adjoint(y)).squeeze(-2)
+    return g @ adjoint(y)
 
 
 def _matmul_other(g: Any, x: Any, y: Any) -> Any:
     if x.dim() == 1 and y.dim() == 1:
-        return g * x
+        return g * conj(x)
     if x.dim() == 1:
-        return x.unsqueeze(-1) * g.unsqueeze(-2)
+        return conj(x).unsqueeze(-1) * g.unsqueeze(-2)
     if y.dim() == 1:
-        return (x.mT @ g.unsqueeze(-1)).squeeze(-1)
-    return x.mT @ g
+        return (adjoint(x) @ g.unsqueeze(-1)).squeeze(-1)
+    return adjoint(x) @ g
 
 
 def _einsum_operands(g: Any, equation: str, operands: Any) -> list[Any]:
@@ -69,9 +73,9 @@ def _kron_grad(g: Any, x: Any, y: Any, for_first: bool) -> Any:
         interleaved += [a, b]
     blocks = g.reshape(interleaved)
     if for_first:
-        yv = y.reshape([v for b in ys for v in (1, b)])
+        yv = conj(y).reshape([v for b in ys for v in (1, b)])
         return (blocks * yv).sum(list(range(1, 2 * nd, 2))).reshape(x.shape)
-    xv = x.reshape([v for a in xs for v in (a, 1)])
+    xv = conj(x).reshape([v for a in xs for v in (a, 1)])
     return (blocks * xv).sum(list(range(0, 2 * nd, 2))).reshape(y.shape)
 
 
@@ -87,37 +91,54 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: _matmul_other(g, a.other, a.input),
         other=lambda g, a: _matmul_input(g, a.other, a.input),
     ),
-    "mm": Rule("input, mat2", input=lambda g, a: g @ a.mat2.mT, mat2=lambda g, a: a.input.mT @ g),
-    "bmm": Rule("input, mat2", input=lambda g, a: g @ a.mat2.mT, mat2=lambda g, a: a.input.mT @ g),
+    "mm": Rule(
+        "input, mat2",
+        input=lambda g, a: g @ adjoint(a.mat2),
+        mat2=lambda g, a: adjoint(a.input) @ g,
+    ),
+    "bmm": Rule(
+        "input, mat2",
+        input=lambda g, a: g @ adjoint(a.mat2),
+        mat2=lambda g, a: adjoint(a.input) @ g,
+    ),
     "mv": Rule(
         "input, vec",
-        input=lambda g, a: g.unsqueeze(-1) * a.vec,
-        vec=lambda g, a: a.input.mT @ g,
+        input=lambda g, a: g.unsqueeze(-1) * conj(a.vec),
+        vec=lambda g, a: adjoint(a.input) @ g,
     ),
-    "dot": Rule("input, tensor", input=lambda g, a: g * a.tensor, tensor=lambda g, a: g * a.input),
-    "vdot": Rule("input, other", input=lambda g, a: g * a.other, other=lambda g, a: g * a.input),
+    "dot": Rule(
+        "input, tensor",
+        input=lambda g, a: g * conj(a.tensor),
+        tensor=lambda g, a: g * conj(a.input),
+    ),
+    # vdot(x, y) = sum(conj(x) * y): antiholomorphic in x.
+    "vdot": Rule(
+        "input, other",
+        input=lambda g, a: conj(g) * a.other,
+        other=lambda g, a: g * a.input,
+    ),
     "outer": Rule(
         "input, vec2",
-        input=lambda g, a: g @ a.vec2,
-        vec2=lambda g, a: g.mT @ a.input,
+        input=lambda g, a: g @ conj(a.vec2),
+        vec2=lambda g, a: g.mT @ conj(a.input),
     ),
     "addmm": Rule(
         "input, mat1, mat2, *, beta=1, alpha=1",
-        input=lambda g, a: g * a.beta,
-        mat1=lambda g, a: (g @ a.mat2.mT) * a.alpha,
-        mat2=lambda g, a: (a.mat1.mT @ g) * a.alpha,
+        input=lambda g, a: g * conj(a.beta),
+        mat1=lambda g, a: (g @ adjoint(a.mat2)) * conj(a.alpha),
+        mat2=lambda g, a: (adjoint(a.mat1) @ g) * conj(a.alpha),
     ),
     "addmv": Rule(
         "input, mat, vec, *, beta=1, alpha=1",
-        input=lambda g, a: g * a.beta,
-        mat=lambda g, a: g.unsqueeze(-1) * a.vec * a.alpha,
-        vec=lambda g, a: (a.mat.mT @ g) * a.alpha,
+        input=lambda g, a: g * conj(a.beta),
+        mat=lambda g, a: g.unsqueeze(-1) * conj(a.vec * a.alpha),
+        vec=lambda g, a: (adjoint(a.mat) @ g) * conj(a.alpha),
     ),
     "baddbmm": Rule(
         "input, batch1, batch2, *, beta=1, alpha=1",
-        input=lambda g, a: g * a.beta,
-        batch1=lambda g, a: (g @ a.batch2.mT) * a.alpha,
-        batch2=lambda g, a: (a.batch1.mT @ g) * a.alpha,
+        input=lambda g, a: g * conj(a.beta),
+        batch1=lambda g, a: (g @ adjoint(a.batch2)) * conj(a.alpha),
+        batch2=lambda g, a: (adjoint(a.batch1) @ g) * conj(a.alpha),
     ),
     "einsum": Rule(
         "equation, *operands",

@@ -7,6 +7,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import conj
 
 
 def _cross_dim(shape: tuple[int, ...], dim: Any) -> int:
@@ -102,8 +103,8 @@ def _corrcoef(g: Any, a: Any) -> Any:
 RULES: dict[str, Rule] = {
     "cross": Rule(
         "input, other, dim=None",
-        input=lambda g, a: ember.cross(a.other, g, _cross_dim(a.input_shape, a.dim)),
-        other=lambda g, a: ember.cross(g, a.input, _cross_dim(a.input_shape, a.dim)),
+        input=lambda g, a: ember.cross(conj(a.other), g, _cross_dim(a.input_shape, a.dim)),
+        other=lambda g, a: ember.cross(g, conj(a.input), _cross_dim(a.input_shape, a.dim)),
     ),
     "cdist": Rule(
         "x1, x2, p=2.0, compute_mode=None",

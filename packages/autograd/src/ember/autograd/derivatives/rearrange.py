@@ -11,6 +11,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import by_parts
 from ember.autograd.graph import is_tensor
 
 Shape = tuple[int, ...]
@@ -23,6 +24,7 @@ def _numel(shape: Shape) -> int:
     return n
 
 
+@by_parts
 def _repeat_interleave(g: Any, shape: Shape, repeats: Any, dim: Any) -> Any:
     work = (_numel(shape),) if dim is None else shape
     d = 0 if dim is None else dim % len(shape)
@@ -38,6 +40,7 @@ def _repeat_interleave(g: Any, shape: Shape, repeats: Any, dim: Any) -> Any:
     return grad.reshape(shape)
 
 
+@by_parts
 def _unfold(g: Any, shape: Shape, dimension: int, size: int, step: int) -> Any:
     if len(shape) == 0:
         return g.reshape(shape)
@@ -57,6 +60,7 @@ def _extent(size: Any, stride: Any, offset: int) -> int:
     return offset + sum((int(s) - 1) * int(st) for s, st in zip(size, stride, strict=True)) + 1
 
 
+@by_parts
 def _as_strided(g: Any, geometry: Any, size: Any, stride: Any, storage_offset: Any) -> Any:
     """Storage positions say what the output read: accumulate g into a storage-sized buffer at
     the output's positions and read it back at the input's (torch's as_strided_backward).

@@ -6,6 +6,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import conj
 from ember.autograd.graph import is_tensor
 
 
@@ -56,13 +57,23 @@ def _prod_along(g: Any, x: Any, d: int) -> Any:
     if x.dim() == 0:
         return g
     n = x.shape[d]
+    if x.is_complex():
+        return g * conj(_products_of_the_others(x, d, n))
     ones = ember.ones_like(x.narrow(d, 0, 1))
     # Exclusive products from the left and from the right: their product skips x_i itself.
     left = ember.cat([ones, x.narrow(d, 0, n - 1)], d).cumprod(d) if n > 1 else ones
     right = (
         ember.cat([x.narrow(d, 1, n - 1), ones], d).flip(d).cumprod(d).flip(d) if n > 1 else ones
     )
-    return g * left * right
+    return g * conj(left * right)
+
+
+def _products_of_the_others(x: Any, d: int, n: int) -> Any:
+    """prod_{j != i} x_j along d for every i, as n products with x_i set to 1 (cumprod, the
+    linear-time way, takes real tensors only)."""
+    rows = x.unsqueeze(d).expand(*x.shape[:d], n, *x.shape[d:])
+    diagonal = ember.eye(n, dtype=ember.bool).reshape([n, n] + [1] * (x.dim() - d - 1))
+    return ember.where(diagonal, 1.0, rows).prod(d + 1)
 
 
 def _amax_amin(g: Any, x: Any, result: Any, dim: Any, keepdim: bool) -> Any:

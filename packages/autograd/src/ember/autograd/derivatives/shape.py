@@ -11,6 +11,7 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import by_parts
 from ember.autograd.graph import is_tensor
 
 
@@ -31,6 +32,7 @@ def _has_tensor_index(index: Any) -> bool:
     return any(isinstance(i, list) or is_tensor(i) or hasattr(i, "__array__") for i in items)
 
 
+@by_parts
 def _index_backward(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     """The gradient of ``x[index]``: ``g`` sent back to where each element was read from."""
     if not _has_tensor_index(index):
@@ -48,16 +50,19 @@ def _index_backward(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     return flat.reshape(shape)
 
 
+@by_parts
 def _setitem_input(g: Any, index: Any) -> Any:
     grad = g.clone()
     grad[index] = 0.0
     return grad
 
 
+@by_parts
 def _setitem_value(g: Any, index: Any) -> Any:
     return g[index]
 
 
+@by_parts
 def _view_backward(g: Any, shape: tuple[int, ...], view: Any) -> Any:
     """The gradient of a view that reads each element at most once: ``g`` written at the
     positions ``view`` takes from an arange. Out of place, so it stays differentiable."""
@@ -133,10 +138,12 @@ def _roll_backward(g: Any, shifts: Any, dims: Any) -> Any:
     return g.roll(negated, dims)
 
 
+@by_parts
 def _gather_input(g: Any, shape: tuple[int, ...], dim: int, index: Any) -> Any:
     return ember.zeros(shape, dtype=g.dtype).scatter_add(dim, index, g)
 
 
+@by_parts
 def _index_select_input(g: Any, shape: tuple[int, ...], dim: int, index: Any) -> Any:
     d = _norm_dim(dim, len(shape))
     if len(shape) == 0:
@@ -144,6 +151,7 @@ def _index_select_input(g: Any, shape: tuple[int, ...], dim: int, index: Any) ->
     return ember.zeros(shape, dtype=g.dtype).index_add(d, index.reshape(-1), g)
 
 
+@by_parts
 def _take_input(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     numel = 1
     for s in shape:
@@ -153,6 +161,7 @@ def _take_input(g: Any, shape: tuple[int, ...], index: Any) -> Any:
     return flat.reshape(shape)
 
 
+@by_parts
 def _take_along_dim_input(g: Any, shape: tuple[int, ...], indices: Any, dim: Any) -> Any:
     if dim is None:
         return _take_input(g, shape, indices)
@@ -164,6 +173,7 @@ def _take_along_dim_input(g: Any, shape: tuple[int, ...], indices: Any, dim: Any
     return ember.zeros(target, dtype=g.dtype).scatter_add(d, expanded, g)
 
 
+@by_parts
 def _masked_select_input(g: Any, shape: tuple[int, ...], mask: Any) -> Any:
     target = ember.broadcast_shapes(shape, mask.shape)
     grad = ember.zeros(target, dtype=g.dtype)
@@ -171,12 +181,14 @@ def _masked_select_input(g: Any, shape: tuple[int, ...], mask: Any) -> Any:
     return grad
 
 
+@by_parts
 def _index_put_input(g: Any, indices: Any, accumulate: bool) -> Any:
     if accumulate:
         return g
     return g.index_put(tuple(indices), ember.zeros((), dtype=g.dtype))
 
 
+@by_parts
 def _index_put_values(g: Any, indices: Any) -> Any:
     return g[tuple(indices)]
 
