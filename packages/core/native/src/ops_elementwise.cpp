@@ -200,12 +200,19 @@ Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out
 // alpha scales `b`; it must not be a float when the result is integral (torch's rule).
 static Tensor add_scaled(const char* name, const Tensor& a, const Tensor& b, const Tensor& alpha,
                          bool negate, const Tensor& out, bool in_place) {
+  const ScalarType result = result_type({a, b});
+  if (is_complex(result)) {
+    // The complex kernels have no fused a + alpha * b: scale b first (alpha may be complex).
+    const Tensor scaled = binary(BinaryOp::Mul, b, alpha, {}, {}, false);
+    return binary(negate ? BinaryOp::Sub : BinaryOp::Add, a, scaled, out, {}, in_place);
+  }
+  EMBER_CHECK(!is_complex(alpha.dtype()), RuntimeError, "[", name,
+              "] for non-complex input tensors, argument alpha must not be a complex number.");
   const double alpha_f = item_double(alpha, name);
   const bool alpha_is_one = alpha_f == 1.0 && !negate;
   if (alpha_is_one) return binary(BinaryOp::Add, a, b, out, {}, in_place);
   if (alpha_f == 1.0 && negate) return binary(BinaryOp::Sub, a, b, out, {}, in_place);
-  const ScalarType dt = result_type({a, b});
-  EMBER_CHECK(is_floating(dt) || !is_floating(alpha.dtype()), TypeError, "[", name,
+  EMBER_CHECK(is_floating(result) || !is_floating(alpha.dtype()), TypeError, "[", name,
               "] for integral input tensors, argument alpha must not be a floating point number");
   OpParams p;
   p.f0 = negate ? -alpha_f : alpha_f;

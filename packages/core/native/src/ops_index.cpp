@@ -103,13 +103,20 @@ struct Put {
     put_loop<W, I>(d, s, n, p);
   }
 };
+// A 16-byte element (complex128) moved as raw bytes.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 template <template <typename, typename> class Loop, typename I>
 Loop1d by_width(int64_t width) {
   switch (width) {
     case 1: return &Loop<uint8_t, I>::run;
     case 2: return &Loop<uint16_t, I>::run;
     case 4: return &Loop<uint32_t, I>::run;
-    default: return &Loop<uint64_t, I>::run;
+    case 8: return &Loop<uint64_t, I>::run;
+    case 16: return &Loop<Bytes16, I>::run;
+    default: throw RuntimeError(str("[index] no element copy for a width of ", width, " bytes"));
   }
 }
 
