@@ -526,11 +526,15 @@ KNOWN_MISSING = {"Tensor.as_strided_"} | {
     *("Tensor.conj_physical_", "complex", "real", "imag", "view_as_real"),
     *("view_as_complex", "_fft_c2c", "_fft_r2c", "_fft_c2r"),
 }
+# linalg.eig/eigvals (complex results): their rules come with complex autograd (the lead adds
+# them); until then recording raises NotImplementedError, and NEEDS_ENGINE does not list them.
+AWAITING_RULES = {"_linalg_eig"}
+KNOWN_MISSING |= AWAITING_RULES
 
 
 def test_every_differentiable_op_has_a_rule() -> None:
     assert _record.MISSING == KNOWN_MISSING
-    assert set(_registry.NEEDS_ENGINE) == KNOWN_MISSING
+    assert set(_registry.NEEDS_ENGINE) == KNOWN_MISSING - AWAITING_RULES
 
 
 def test_known_missing_ops_raise() -> None:

@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <complex>
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -41,13 +42,31 @@ struct Routines {
                 int*, T*, const int*, int*, int*);
   void (*gelss)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
                 int*, T*, const int*, int*);
+  void (*geev)(const char*, const char*, const int*, T*, const int*, T*, T*, T*, const int*, T*,
+               const int*, T*, const int*, int*, Len, Len);
 };
+
+// The complex routines (c/z prefix) ember calls, for the real type R of their elements.
+template <typename R>
+struct ComplexRoutines {
+  using C = std::complex<R>;
+  void (*geev)(const char*, const char*, const int*, C*, const int*, C*, C*, const int*, C*,
+               const int*, C*, const int*, R*, int*, Len, Len);
+};
+
+// LAPACK's type letter: s, d for float, double; c, z for their complex types.
+template <typename T>
+constexpr char type_letter() {
+  if constexpr (std::is_same_v<T, float>) return 's';
+  if constexpr (std::is_same_v<T, double>) return 'd';
+  if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
+  return 'z';
+}
 
 // Looks up scipy_<s|d><name>_ and stores it in `fn`.
 template <typename T, typename Fn>
 void bind(void* handle, const char* name, Fn& fn) {
-  const std::string symbol =
-      std::string("scipy_") + (std::is_same_v<T, float> ? "s" : "d") + name + "_";
+  const std::string symbol = std::string("scipy_") + type_letter<T>() + name + "_";
   fn = reinterpret_cast<Fn>(dlsym(handle, symbol.c_str()));
   EMBER_CHECK(fn != nullptr, RuntimeError, "[linalg] LAPACK routine ", symbol,
               " not found in the OpenBLAS library");
@@ -73,6 +92,24 @@ const Routines<T>& routines() {
       bind<T>(h, "gelsy", r.gelsy);
       bind<T>(h, "gelsd", r.gelsd);
       bind<T>(h, "gelss", r.gelss);
+      bind<T>(h, "geev", r.geev);
+    } catch (const RuntimeError& e) {
+      error = e.what();
+    }
+  });
+  EMBER_CHECK(error.empty(), RuntimeError, error);
+  return r;
+}
+
+template <typename R>
+const ComplexRoutines<R>& complex_routines() {
+  static ComplexRoutines<R> r{};
+  static std::once_flag once;
+  static std::string error;
+  std::call_once(once, [] {
+    try {
+      void* h = blas_library_handle("linalg");
+      bind<std::complex<R>>(h, "geev", r.geev);
     } catch (const RuntimeError& e) {
       error = e.what();
     }
@@ -172,6 +209,25 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   return info;
 }
 
+template <typename T>
+int geev(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
+         int ldvr, T* work, int lwork) {
+  int info = 0;
+  routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork,
+                     &info, 1, 1);
+  return info;
+}
+
+template <typename T>
+int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::complex<T>* w,
+         std::complex<T>* vl, int ldvl, std::complex<T>* vr, int ldvr, std::complex<T>* work,
+         int lwork, T* rwork) {
+  int info = 0;
+  complex_routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, w, vl, &ldvl, vr, &ldvr, work, &lwork,
+                             rwork, &info, 1, 1);
+  return info;
+}
+
 #define EMBER_LAPACK_INSTANTIATE(T)                                                    \
   template int getrf<T>(int, int, T*, int, int*);                                      \
   template int getri<T>(int, T*, int, const int*, T*, int);                            \
@@ -184,7 +240,10 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
   template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \
   template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);  \
-  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);      \
+  template int geev<T>(char, char, int, T*, int, T*, T*, T*, int, T*, int, T*, int);   \
+  template int geev<T>(char, char, int, std::complex<T>*, int, std::complex<T>*,       \
+                       std::complex<T>*, int, std::complex<T>*, int, std::complex<T>*, int, T*);
 
 EMBER_LAPACK_INSTANTIATE(float)
 EMBER_LAPACK_INSTANTIATE(double)

@@ -25,6 +25,15 @@ inline void check_float(const Tensor& a, const char* op) {
               "] Expected a floating point tensor as input. Got ", dtype_name(t));
 }
 
+// float32/float64/complex64/complex128: the ops whose results are complex anyway (eig).
+inline void check_float_or_complex(const Tensor& a, const char* op) {
+  const ScalarType t = a.dtype();
+  EMBER_CHECK(t != ScalarType::Float16 && t != ScalarType::BFloat16, TypeError, "[", op,
+              "] Low precision dtypes not supported. Got ", dtype_name(t));
+  EMBER_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64 || is_complex(t), TypeError, "[",
+              op, "] Expected a floating point or complex tensor as input. Got ", dtype_name(t));
+}
+
 inline void check_matrix(const Tensor& a, const char* op, const char* name = "A") {
   EMBER_CHECK(a.dim() >= 2, RuntimeError, "[", op, "] The input tensor ", name,
               " must have at least 2 dimensions.");
