@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "ember/blas.h"
+#include "ember/dtype.h"
 #include "ember/errors.h"
 
 namespace ember::lapack {
@@ -50,6 +51,10 @@ struct Routines {
 template <typename R>
 struct ComplexRoutines {
   using C = std::complex<R>;
+  void (*getrf)(const int*, const int*, C*, const int*, int*, int*);
+  void (*getri)(const int*, C*, const int*, const int*, C*, const int*, int*);
+  void (*getrs)(const char*, const int*, const int*, const C*, const int*, const int*, C*,
+                const int*, int*, Len);
   void (*geev)(const char*, const char*, const int*, C*, const int*, C*, C*, const int*, C*,
                const int*, C*, const int*, R*, int*, Len, Len);
 };
@@ -109,6 +114,9 @@ const ComplexRoutines<R>& complex_routines() {
   std::call_once(once, [] {
     try {
       void* h = blas_library_handle("linalg");
+      bind<std::complex<R>>(h, "getrf", r.getrf);
+      bind<std::complex<R>>(h, "getri", r.getri);
+      bind<std::complex<R>>(h, "getrs", r.getrs);
       bind<std::complex<R>>(h, "geev", r.geev);
     } catch (const RuntimeError& e) {
       error = e.what();
@@ -118,26 +126,37 @@ const ComplexRoutines<R>& complex_routines() {
   return r;
 }
 
+// The table holding T's routines: Routines<T> for float/double, ComplexRoutines<R> for
+// std::complex<R> (only the routines ember calls with complex matrices).
+template <typename T>
+const auto& table() {
+  if constexpr (is_complex_v<T>) {
+    return complex_routines<typename T::value_type>();
+  } else {
+    return routines<T>();
+  }
+}
+
 }  // namespace
 
 template <typename T>
 int getrf(int m, int n, T* a, int lda, int* ipiv) {
   int info = 0;
-  routines<T>().getrf(&m, &n, a, &lda, ipiv, &info);
+  table<T>().getrf(&m, &n, a, &lda, ipiv, &info);
   return info;
 }
 
 template <typename T>
 int getri(int n, T* a, int lda, const int* ipiv, T* work, int lwork) {
   int info = 0;
-  routines<T>().getri(&n, a, &lda, ipiv, work, &lwork, &info);
+  table<T>().getri(&n, a, &lda, ipiv, work, &lwork, &info);
   return info;
 }
 
 template <typename T>
 int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
   int info = 0;
-  routines<T>().getrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
+  table<T>().getrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
   return info;
 }
 
@@ -247,5 +266,14 @@ int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::comple
 
 EMBER_LAPACK_INSTANTIATE(float)
 EMBER_LAPACK_INSTANTIATE(double)
+
+// The LU family for complex matrices (cgetrf/zgetrf, ...): inv, solve and det take them.
+#define EMBER_LAPACK_INSTANTIATE_COMPLEX(T)                                  \
+  template int getrf<T>(int, int, T*, int, int*);                            \
+  template int getri<T>(int, T*, int, const int*, T*, int);                  \
+  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);
+
+EMBER_LAPACK_INSTANTIATE_COMPLEX(std::complex<float>)
+EMBER_LAPACK_INSTANTIATE_COMPLEX(std::complex<double>)
 
 }  // namespace ember::lapack

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -144,6 +145,19 @@ void dispatch_float(ScalarType t, Fn&& fn) {
   }
 }
 
+// dispatch_float, plus fn(std::complex<float>{}) / fn(std::complex<double>{}) for complex dtypes
+// (already checked by check_float_or_complex).
+template <typename Fn>
+void dispatch_float_or_complex(ScalarType t, Fn&& fn) {
+  if (t == ScalarType::ComplexFloat) {
+    fn(std::complex<float>{});
+  } else if (t == ScalarType::ComplexDouble) {
+    fn(std::complex<double>{});
+  } else {
+    dispatch_float(t, fn);
+  }
+}
+
 // LAPACK rejected one of its arguments: a bug in ember, never the user's input.
 inline void check_arguments(int info, const char* op, const char* routine) {
   EMBER_CHECK(info >= 0, RuntimeError, "[", op, "] internal error: LAPACK ", routine,
@@ -154,6 +168,10 @@ inline void check_arguments(int info, const char* op, const char* routine) {
 template <typename T>
 int workspace_size(T query) {
   return std::max(1, static_cast<int>(query));
+}
+template <typename T>
+int workspace_size(std::complex<T> query) {
+  return workspace_size(query.real());
 }
 
 // The prefix torch puts before a failure in a batch: "(Batch element 3): ".

@@ -1,9 +1,10 @@
 """``ember.linalg``: torch.linalg's functions over ember tensors.
 
-Decompositions and solvers (LU, Cholesky, QR, SVD, eigh, least squares, inverses, determinants) run
-LAPACK from the OpenBLAS that ember already uses for matrix products, one matrix per thread of
-ember's pool. Every function takes float32/float64 matrices in the last two dims, batched over the
-leading ones, and returns new contiguous tensors. Norms, ranks, pseudo-inverses, powers and the
+Decompositions and solvers (LU, Cholesky, QR, SVD, eig, eigh, least squares, inverses,
+determinants) run LAPACK from the OpenBLAS that ember already uses for matrix products, one matrix
+per thread of ember's pool. Every function takes float32/float64 matrices in the last two dims,
+batched over the leading ones, and returns new contiguous tensors; eig, eigvals, det, inv and
+solve also take complex64/complex128. Norms, ranks, pseudo-inverses, powers and the
 other composites are written here with ember's tensor ops.
 
 Singular and non-positive-definite inputs raise :class:`LinAlgError` (a ``RuntimeError``); the

@@ -13,6 +13,7 @@
 
 namespace ember::lapack {
 
+// getrf, getri and getrs also take std::complex<float>/<double> matrices (c/z routines).
 // LU with partial pivoting: A = P L U; ipiv (min(m, n)) holds 1-based row swaps.
 template <typename T>
 int getrf(int m, int n, T* a, int lda, int* ipiv);
