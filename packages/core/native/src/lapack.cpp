@@ -259,10 +259,11 @@ int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::comple
   template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
   template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \
   template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);  \
-  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);      \
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);        \
   template int geev<T>(char, char, int, T*, int, T*, T*, T*, int, T*, int, T*, int);   \
   template int geev<T>(char, char, int, std::complex<T>*, int, std::complex<T>*,       \
-                       std::complex<T>*, int, std::complex<T>*, int, std::complex<T>*, int, T*);
+                       std::complex<T>*, int, std::complex<T>*, int, std::complex<T>*, \
+                       int, T*);
 
 EMBER_LAPACK_INSTANTIATE(float)
 EMBER_LAPACK_INSTANTIATE(double)
