@@ -322,6 +322,26 @@ def _linalg(op: str) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[]
     return make
 
 
+def _eig_inputs(batch: tuple[int, ...], n: int, dtype: str) -> Callable[[Any], dict[str, Any]]:
+    def inputs(np: Any) -> dict[str, Any]:
+        a = np.random.default_rng(0).standard_normal((*batch, n, n))
+        return {"a": a.astype(dtype)}
+
+    return inputs
+
+
+def _eig(vectors: bool) -> Callable[[Lib, dict[str, Any]], tuple[Batch, Callable[[], Any]]]:
+    """linalg.eig(a) or eigvals(a); sum(|w|) compares, as libraries may order eigenvalues apart."""
+
+    def make(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+        a, linalg = lib.from_numpy(data["a"]), lib.attr("linalg")
+        if vectors:
+            return _repeat(lambda: abs(linalg.eig(a)[0]).sum())
+        return _repeat(lambda: abs(linalg.eigvals(a)).sum())
+
+    return make
+
+
 def _rfft(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
     """rfft(x); results compare as (n/2+1, 2) real arrays (torch.view_as_real's layout)."""
     x = lib.from_numpy(data["x"])
@@ -474,6 +494,26 @@ def workloads() -> list[Workload]:
                     rtol=1e-3,
                 )
             )
+    ws += [
+        Workload(
+            "eigvals_256_64",
+            "linalg.eigvals(a), [256, 256] float64 (sum of |w|)",
+            "us/call",
+            0.0,
+            _eig_inputs((), 256, "float64"),
+            _eig(False),
+            rtol=1e-6,
+        ),
+        Workload(
+            "eig_64x16_32",
+            "linalg.eig(a) with vectors, [64, 16, 16] float32 (sum of |w|)",
+            "us/call",
+            0.0,
+            _eig_inputs((64,), 16, "float32"),
+            _eig(True),
+            rtol=1e-4,
+        ),
+    ]
     ws += [
         Workload(
             "autograd_chain_100",

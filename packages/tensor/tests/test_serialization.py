@@ -310,3 +310,107 @@ def test_load_argument_checks(tmp_path: Path) -> None:
     raises(TypeError, "load", lambda: ember.load(3.5))  # type: ignore[arg-type]
     with pytest.raises(FileNotFoundError):
         ember.load(tmp_path / "missing")
+
+
+# ---- complex tensors: C64 (safetensors' code) and C128 (ember's extension).
+
+COMPLEX = {ember.complex64: np.complex64, ember.complex128: np.complex128}
+
+
+def complex_tensor(shape: tuple[int, ...], dtype: Any, layout: str) -> ember.Tensor:
+    """Distinct real and imaginary parts, viewing a bigger storage as `layout`."""
+    real = numpy_array(shape, layout)
+    values = (real - 1j * (real + 0.5)).astype(COMPLEX[dtype])
+    if layout == "contiguous":
+        return ember.from_numpy(values)
+    # Keep numpy's geometry: a complex copy with the same strides (in elements).
+    base = ember.from_numpy(np.ascontiguousarray(values.reshape(-1)))
+    t = layout_tensor(shape, dtype, layout)
+    t.copy_(base.reshape(shape) if base.numel() else t)
+    return t
+
+
+@given(
+    shape=shapes(max_dims=3),
+    dtype=st.sampled_from(list(COMPLEX)),
+    layout=st.sampled_from(VIEW_LAYOUTS),
+    use_mmap=st.booleans(),
+)
+def test_complex_round_trip(
+    tmp_path_factory: pytest.TempPathFactory,
+    shape: tuple[int, ...],
+    dtype: Any,
+    layout: str,
+    use_mmap: bool,
+) -> None:
+    path = tmp_path_factory.mktemp("rt") / "c.safetensors"
+    t = complex_tensor(shape, dtype, layout)
+    ember.save({"t": t, "dtype": dtype}, path)
+    loaded = ember.load(path, mmap=use_mmap)
+    same_values(loaded["t"], t)
+    assert loaded["t"].stride() == t.stride()
+    assert loaded["dtype"] == dtype
+
+
+@pytest.mark.parametrize("use_mmap", [False, True])
+def test_complex_views_share_storage(tmp_path: Path, use_mmap: bool) -> None:
+    x = complex_tensor((3, 4), ember.complex128, "contiguous")
+    y = complex_tensor((5,), ember.complex64, "contiguous")
+    obj = {
+        "x": x,
+        "xt": x.T,
+        "row": x[1],
+        "pairs": ember.view_as_real(x),
+        "re": x.real,
+        "im": x.imag,
+        "y": y,
+        "y_tail": y[2:],
+        "empty": ember.zeros(0, 2, dtype=ember.complex64),
+    }
+    path = _saved(tmp_path, obj)
+    loaded = ember.load(path, mmap=use_mmap)
+    for key, value in obj.items():
+        same_values(loaded[key], value)
+    for key in ("xt", "row", "pairs", "re", "im"):
+        assert loaded[key]._is_view_of(loaded["x"]), key
+    assert loaded["y_tail"]._is_view_of(loaded["y"])
+    loaded["x"][1, 2] = complex(7.0, -8.0)
+    assert loaded["xt"][2, 1].item() == complex(7.0, -8.0)
+    assert loaded["pairs"][1, 2].tolist() == [7.0, -8.0]
+    assert loaded["im"][1, 2].item() == -8.0
+    codes = {info["dtype"] for name, info in header_of(path).items() if name != "__metadata__"}
+    assert codes == {"U8", "C64"}  # x is viewed as complex128 and float64: a U8 entry
+
+
+def test_complex_entry_codes_and_alignment(tmp_path: Path) -> None:
+    obj = {"a": ember.ones(3, dtype=ember.complex64), "b": ember.ones(1, dtype=ember.bool)}
+    obj["c"] = ember.ones(2, 2, dtype=ember.complex128)
+    path = _saved(tmp_path, obj)
+    header = header_of(path)
+    assert header["a"]["dtype"] == "C64" and header["a"]["shape"] == [3]
+    assert header["c"]["dtype"] == "C128" and header["c"]["shape"] == [2, 2]
+    assert header["c"]["data_offsets"][1] - header["c"]["data_offsets"][0] == 64
+    # mmap=True uses an entry in place only when its file offset is a multiple of its item size.
+    (n,) = struct.unpack("<Q", path.read_bytes()[:8])
+    assert (8 + n + header["c"]["data_offsets"][0]) % 16 == 0
+    assert (8 + n + header["a"]["data_offsets"][0]) % 8 == 0
+
+
+def test_plain_safetensors_file_with_complex64(tmp_path: Path) -> None:
+    """A C64 entry written by another library (safetensors' own code for complex64) loads."""
+    z = (np.arange(4) + 1j * np.arange(4)[::-1]).astype("<c8")
+    header = {"z": {"dtype": "C64", "shape": [2, 2], "data_offsets": [0, 32]}}
+    raw = json.dumps(header).encode()
+    path = tmp_path / "plain.safetensors"
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + z.tobytes())
+    for use_mmap in (False, True):
+        loaded = ember.load(path, mmap=use_mmap)["z"]
+        assert loaded.dtype == ember.complex64
+        np.testing.assert_array_equal(loaded.numpy(), z.reshape(2, 2))
+
+
+def test_complex64_files_are_valid_for_the_safetensors_library(tmp_path: Path) -> None:
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    z = complex_tensor((2, 3), ember.complex64, "contiguous")
+    tensors = safetensors_numpy.load_file(str(_saved(tmp_path, {"z": z})))
+    np.testing.assert_array_equal(tensors["z"], z.numpy())

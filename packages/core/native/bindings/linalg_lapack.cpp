@@ -40,6 +40,7 @@ constexpr const char* kResultTypes[][2] = {
     {"linalg_svd", "U S Vh"},
     {"svd", "U S V"},
     {"linalg_eigh", "eigenvalues eigenvectors"},
+    {"linalg_eig", "eigenvalues eigenvectors"},
     {"linalg_slogdet", "sign logabsdet"},
     {"slogdet", "sign logabsdet"},
     {"linalg_lstsq", "solution residuals rank singular_values"},
@@ -121,6 +122,12 @@ void init_linalg_lapack(nb::module_& m) {
         return wrap_tuple(linalg_eigh(tensor_arg(A, op, "A"), uplo, compute_v, op.c_str()));
       },
       nb::arg("A").none(), nb::arg("UPLO"), nb::arg("compute_v"), nb::arg("op"));
+  m.def(
+      "_linalg_eig",
+      [](nb::handle A, bool compute_v, const std::string& op) {
+        return wrap_tuple(linalg_eig(tensor_arg(A, op, "A"), compute_v, op.c_str()));
+      },
+      nb::arg("A").none(), nb::arg("compute_v"), nb::arg("op"));
   m.def(
       "_linalg_lstsq",
       [](nb::handle A, nb::handle B, std::optional<double> rcond, const std::string& driver,

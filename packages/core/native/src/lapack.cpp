@@ -7,12 +7,14 @@
 
 #include <dlfcn.h>
 
+#include <complex>
 #include <cstddef>
 #include <mutex>
 #include <string>
 #include <type_traits>
 
 #include "ember/blas.h"
+#include "ember/dtype.h"
 #include "ember/errors.h"
 
 namespace ember::lapack {
@@ -41,13 +43,35 @@ struct Routines {
                 int*, T*, const int*, int*, int*);
   void (*gelss)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
                 int*, T*, const int*, int*);
+  void (*geev)(const char*, const char*, const int*, T*, const int*, T*, T*, T*, const int*, T*,
+               const int*, T*, const int*, int*, Len, Len);
 };
+
+// The complex routines (c/z prefix) ember calls, for the real type R of their elements.
+template <typename R>
+struct ComplexRoutines {
+  using C = std::complex<R>;
+  void (*getrf)(const int*, const int*, C*, const int*, int*, int*);
+  void (*getri)(const int*, C*, const int*, const int*, C*, const int*, int*);
+  void (*getrs)(const char*, const int*, const int*, const C*, const int*, const int*, C*,
+                const int*, int*, Len);
+  void (*geev)(const char*, const char*, const int*, C*, const int*, C*, C*, const int*, C*,
+               const int*, C*, const int*, R*, int*, Len, Len);
+};
+
+// LAPACK's type letter: s, d for float, double; c, z for their complex types.
+template <typename T>
+constexpr char type_letter() {
+  if constexpr (std::is_same_v<T, float>) return 's';
+  if constexpr (std::is_same_v<T, double>) return 'd';
+  if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
+  return 'z';
+}
 
 // Looks up scipy_<s|d><name>_ and stores it in `fn`.
 template <typename T, typename Fn>
 void bind(void* handle, const char* name, Fn& fn) {
-  const std::string symbol =
-      std::string("scipy_") + (std::is_same_v<T, float> ? "s" : "d") + name + "_";
+  const std::string symbol = std::string("scipy_") + type_letter<T>() + name + "_";
   fn = reinterpret_cast<Fn>(dlsym(handle, symbol.c_str()));
   EMBER_CHECK(fn != nullptr, RuntimeError, "[linalg] LAPACK routine ", symbol,
               " not found in the OpenBLAS library");
@@ -73,6 +97,7 @@ const Routines<T>& routines() {
       bind<T>(h, "gelsy", r.gelsy);
       bind<T>(h, "gelsd", r.gelsd);
       bind<T>(h, "gelss", r.gelss);
+      bind<T>(h, "geev", r.geev);
     } catch (const RuntimeError& e) {
       error = e.what();
     }
@@ -81,26 +106,57 @@ const Routines<T>& routines() {
   return r;
 }
 
+template <typename R>
+const ComplexRoutines<R>& complex_routines() {
+  static ComplexRoutines<R> r{};
+  static std::once_flag once;
+  static std::string error;
+  std::call_once(once, [] {
+    try {
+      void* h = blas_library_handle("linalg");
+      bind<std::complex<R>>(h, "getrf", r.getrf);
+      bind<std::complex<R>>(h, "getri", r.getri);
+      bind<std::complex<R>>(h, "getrs", r.getrs);
+      bind<std::complex<R>>(h, "geev", r.geev);
+    } catch (const RuntimeError& e) {
+      error = e.what();
+    }
+  });
+  EMBER_CHECK(error.empty(), RuntimeError, error);
+  return r;
+}
+
+// The table holding T's routines: Routines<T> for float/double, ComplexRoutines<R> for
+// std::complex<R> (only the routines ember calls with complex matrices).
+template <typename T>
+const auto& table() {
+  if constexpr (is_complex_v<T>) {
+    return complex_routines<typename T::value_type>();
+  } else {
+    return routines<T>();
+  }
+}
+
 }  // namespace
 
 template <typename T>
 int getrf(int m, int n, T* a, int lda, int* ipiv) {
   int info = 0;
-  routines<T>().getrf(&m, &n, a, &lda, ipiv, &info);
+  table<T>().getrf(&m, &n, a, &lda, ipiv, &info);
   return info;
 }
 
 template <typename T>
 int getri(int n, T* a, int lda, const int* ipiv, T* work, int lwork) {
   int info = 0;
-  routines<T>().getri(&n, a, &lda, ipiv, work, &lwork, &info);
+  table<T>().getri(&n, a, &lda, ipiv, work, &lwork, &info);
   return info;
 }
 
 template <typename T>
 int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
   int info = 0;
-  routines<T>().getrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
+  table<T>().getrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1);
   return info;
 }
 
@@ -172,6 +228,25 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   return info;
 }
 
+template <typename T>
+int geev(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
+         int ldvr, T* work, int lwork) {
+  int info = 0;
+  routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork,
+                     &info, 1, 1);
+  return info;
+}
+
+template <typename T>
+int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::complex<T>* w,
+         std::complex<T>* vl, int ldvl, std::complex<T>* vr, int ldvr, std::complex<T>* work,
+         int lwork, T* rwork) {
+  int info = 0;
+  complex_routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, w, vl, &ldvl, vr, &ldvr, work, &lwork,
+                             rwork, &info, 1, 1);
+  return info;
+}
+
 #define EMBER_LAPACK_INSTANTIATE(T)                                                    \
   template int getrf<T>(int, int, T*, int, int*);                                      \
   template int getri<T>(int, T*, int, const int*, T*, int);                            \
@@ -184,9 +259,22 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
   template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \
   template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);  \
-  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);        \
+  template int geev<T>(char, char, int, T*, int, T*, T*, T*, int, T*, int, T*, int);   \
+  template int geev<T>(char, char, int, std::complex<T>*, int, std::complex<T>*,       \
+                       std::complex<T>*, int, std::complex<T>*, int, std::complex<T>*, \
+                       int, T*);
 
 EMBER_LAPACK_INSTANTIATE(float)
 EMBER_LAPACK_INSTANTIATE(double)
+
+// The LU family for complex matrices (cgetrf/zgetrf, ...): inv, solve and det take them.
+#define EMBER_LAPACK_INSTANTIATE_COMPLEX(T)                                  \
+  template int getrf<T>(int, int, T*, int, int*);                            \
+  template int getri<T>(int, T*, int, const int*, T*, int);                  \
+  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);
+
+EMBER_LAPACK_INSTANTIATE_COMPLEX(std::complex<float>)
+EMBER_LAPACK_INSTANTIATE_COMPLEX(std::complex<double>)
 
 }  // namespace ember::lapack

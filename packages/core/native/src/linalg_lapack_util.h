@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,15 @@ inline void check_float(const Tensor& a, const char* op) {
               "] Low precision dtypes not supported. Got ", dtype_name(t));
   EMBER_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64, TypeError, "[", op,
               "] Expected a floating point tensor as input. Got ", dtype_name(t));
+}
+
+// float32/float64/complex64/complex128: the ops whose results are complex anyway (eig).
+inline void check_float_or_complex(const Tensor& a, const char* op) {
+  const ScalarType t = a.dtype();
+  EMBER_CHECK(t != ScalarType::Float16 && t != ScalarType::BFloat16, TypeError, "[", op,
+              "] Low precision dtypes not supported. Got ", dtype_name(t));
+  EMBER_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64 || is_complex(t), TypeError, "[",
+              op, "] Expected a floating point or complex tensor as input. Got ", dtype_name(t));
 }
 
 inline void check_matrix(const Tensor& a, const char* op, const char* name = "A") {
@@ -135,6 +145,19 @@ void dispatch_float(ScalarType t, Fn&& fn) {
   }
 }
 
+// dispatch_float, plus fn(std::complex<float>{}) / fn(std::complex<double>{}) for complex dtypes
+// (already checked by check_float_or_complex).
+template <typename Fn>
+void dispatch_float_or_complex(ScalarType t, Fn&& fn) {
+  if (t == ScalarType::ComplexFloat) {
+    fn(std::complex<float>{});
+  } else if (t == ScalarType::ComplexDouble) {
+    fn(std::complex<double>{});
+  } else {
+    dispatch_float(t, fn);
+  }
+}
+
 // LAPACK rejected one of its arguments: a bug in ember, never the user's input.
 inline void check_arguments(int info, const char* op, const char* routine) {
   EMBER_CHECK(info >= 0, RuntimeError, "[", op, "] internal error: LAPACK ", routine,
@@ -145,6 +168,10 @@ inline void check_arguments(int info, const char* op, const char* routine) {
 template <typename T>
 int workspace_size(T query) {
   return std::max(1, static_cast<int>(query));
+}
+template <typename T>
+int workspace_size(std::complex<T> query) {
+  return workspace_size(query.real());
 }
 
 // The prefix torch puts before a failure in a batch: "(Batch element 3): ".

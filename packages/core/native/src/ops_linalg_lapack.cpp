@@ -161,7 +161,7 @@ Tensor3 lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data, bool
 Tensor2 linalg_solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_errors,
                         const char* op) {
   check_square(A, op);
-  check_float(A, op);
+  check_float_or_complex(A, op);
   check_same_dtype(A, B, op);
   EMBER_CHECK(B.dim() >= 1, RuntimeError, "[", op,
               "] The input tensor B must have at least 1 dimension.");
@@ -184,7 +184,7 @@ Tensor2 linalg_solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_
   const Tensor a = row_major_copy(a_in, matrix_shape(batch, n, n));
   const Tensor b = column_major_copy(b_in, matrix_shape(batch, n, k));
   Tensor info = empty_info(batch);
-  dispatch_float(A.dtype(), [&](auto tag) {
+  dispatch_float_or_complex(A.dtype(), [&](auto tag) {
     using T = decltype(tag);
     int32_t* infos = info.data<int32_t>();
     std::vector<int> piv(static_cast<size_t>(count * n));
@@ -212,7 +212,7 @@ Tensor2 linalg_solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_
 
 Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
   check_square(A, op);
-  check_float(A, op);
+  check_float_or_complex(A, op);
   const Shape batch = batch_shape(A);
   const int64_t n = A.size(-1), count = batch_count(batch);
   // LAPACK factors the row-major copy, A^T; inv(A^T) read back row-major is inv(A).
@@ -223,7 +223,7 @@ Tensor2 linalg_inv_ex(const Tensor& A, bool check_errors, const char* op) {
   const bool by_columns = count < get_num_threads() && n >= 128 && !in_parallel_region();
   Tensor x = by_columns ? zeros(A.sizes(), A.dtype()) : a;
   if (by_columns) fill_(diagonal(x, 0, -2, -1), 1.0);
-  dispatch_float(A.dtype(), [&](auto tag) {
+  dispatch_float_or_complex(A.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if (n == 0) {
       fill_int_(info, 0);
@@ -349,9 +349,9 @@ Tensor2 linalg_slogdet(const Tensor& A, const char* op) {
 
 Tensor linalg_det(const Tensor& A, const char* op) {
   check_square(A, op);
-  check_float(A, op);
+  check_float_or_complex(A, op);
   Tensor det = Tensor::empty(batch_shape(A), A.dtype());
-  dispatch_float(A.dtype(), [&](auto tag) {
+  dispatch_float_or_complex(A.dtype(), [&](auto tag) {
     using T = decltype(tag);
     for_each_lu_diagonal<T>(A, op, [&](int64_t i, const T* lu, int64_t n, bool odd) {
       T d = odd ? T(-1) : T(1);

@@ -31,10 +31,17 @@ DTYPE_CODES: dict[Any, str] = {
     _C.bfloat16: "BF16",
     _C.float32: "F32",
     _C.float64: "F64",
+    # C64 is safetensors' own code; safetensors has no complex128, so C128 is ember's extension
+    # (a plain safetensors reader refuses the entry as an unknown dtype).
+    _C.complex64: "C64",
+    _C.complex128: "C128",
 }
 DTYPES: dict[str, Any] = {code: dtype for dtype, code in DTYPE_CODES.items()}
 ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "I16": 2, "I32": 4, "I64": 8, "F16": 2, "BF16": 2}
-ITEMSIZE.update({"F32": 4, "F64": 8})
+ITEMSIZE.update({"F32": 4, "F64": 8, "C64": 8, "C128": 16})
+# ember starts the data, and every entry viewed with several dtypes, at a multiple of the widest
+# item size (C128's), so that mmap=True can use every entry in place.
+DATA_ALIGNMENT = 16
 
 
 def fail(message: str) -> ValueError:
@@ -73,8 +80,8 @@ def write_file(
     header["__metadata__"] = metadata
     text = json.dumps(header, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     raw = text.encode("utf-8")
-    # Pad with spaces (as safetensors does) so the data starts 8-byte aligned in the file.
-    raw += b" " * (-(8 + len(raw)) % 8)
+    # Pad with spaces (safetensors pads to 8) so the data starts aligned in the file.
+    raw += b" " * (-(8 + len(raw)) % DATA_ALIGNMENT)
     if len(raw) > MAX_HEADER_BYTES:
         raise ValueError(
             f"[save] the header would take {len(raw)} bytes, over the format's limit of "

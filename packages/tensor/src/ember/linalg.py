@@ -1,14 +1,15 @@
 """``ember.linalg``: torch.linalg's functions over ember tensors.
 
-Decompositions and solvers (LU, Cholesky, QR, SVD, eigh, least squares, inverses, determinants) run
-LAPACK from the OpenBLAS that ember already uses for matrix products, one matrix per thread of
-ember's pool. Every function takes float32/float64 matrices in the last two dims, batched over the
-leading ones, and returns new contiguous tensors. Norms, ranks, pseudo-inverses, powers and the
+Decompositions and solvers (LU, Cholesky, QR, SVD, eig, eigh, least squares, inverses,
+determinants) run LAPACK from the OpenBLAS that ember already uses for matrix products, one matrix
+per thread of ember's pool. Every function takes float32/float64 matrices in the last two dims,
+batched over the leading ones, and returns new contiguous tensors; eig, eigvals, det, inv and
+solve also take complex64/complex128. Norms, ranks, pseudo-inverses, powers and the
 other composites are written here with ember's tensor ops.
 
 Singular and non-positive-definite inputs raise :class:`LinAlgError` (a ``RuntimeError``); the
-``_ex`` variants return LAPACK's ``info`` per matrix instead. ``eig``/``eigvals`` need complex
-dtypes, which ember does not have yet: they raise ``NotImplementedError``.
+``_ex`` variants return LAPACK's ``info`` per matrix instead. ``eig``/``eigvals`` also take complex
+matrices and always return complex results.
 """
 
 from __future__ import annotations
@@ -347,33 +348,56 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: object = None) -> Tensor:
     return cast(Tensor, _out(w, out, op))
 
 
+def _eig_out(result: object, out: object, op: str, names: tuple[str, ...]) -> object:
+    """out= for eig/eigvals, torch's rule: any complex dtype takes the result (cast to it)."""
+    if out is None:
+        return result
+    results = result if isinstance(result, tuple) else (result,)
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    if isinstance(result, tuple) and (not isinstance(out, (tuple, list)) or len(outs) != 2):
+        raise TypeError(f"[{op}] argument 'out' must be a tuple of {len(result)} tensors")
+    cast_results = []
+    for o, r, name in zip(outs, results, names, strict=False):
+        dtype = getattr(o, "dtype", None)
+        if dtype is not None and not dtype.is_complex:
+            raise RuntimeError(
+                f"[{op}] Expected {name} to be safely castable from {r.dtype} dtype, but got "
+                f"{name} with dtype {dtype}"
+            )
+        cast_results.append(r if dtype is None or dtype == r.dtype else r.to(dtype))
+    if isinstance(result, tuple):
+        return _out(type(result)(*cast_results), out, op)
+    return _out(cast_results[0], out, op)
+
+
 def eig(A: Tensor, *, out: object = None) -> tuple[Tensor, Tensor]:
-    """Not available yet: eigenvalues of general matrices are complex, and ember has no complex
-    dtypes. Use :func:`eigh` for symmetric matrices.
+    """Eigenvalues and eigenvectors (columns) of general square matrices, as complex tensors.
+
+    Results are complex64 for float32/complex64 input and complex128 for float64/complex128, in
+    LAPACK's (geev's) order; each eigenvector has norm 1 and its largest component real. Matrices
+    holding infs or NaNs raise ``RuntimeError``; a QR iteration that does not converge raises
+    :class:`LinAlgError`. Use :func:`eigh` for symmetric matrices (real, sorted results).
 
     Example:
-        >>> ember.linalg.eig(ember.eye(2))
-        Traceback (most recent call last):
-        NotImplementedError: [linalg.eig] complex dtypes are not yet supported ...
+        >>> ember.linalg.eig(ember.tensor([[0.0, -1.0], [1.0, 0.0]])).eigenvalues
+        tensor([0.+1.j, 0.-1.j])
     """
-    raise NotImplementedError(
-        "[linalg.eig] complex dtypes are not yet supported in ember, and eig returns complex "
-        "eigenvalues and eigenvectors; use linalg.eigh for symmetric matrices"
-    )
+    op = "linalg.eig"
+    result = _RT.linalg_eig(*_N._linalg_eig(A, True, op))
+    names = ("eigenvalues", "eigenvectors")
+    return cast("tuple[Tensor, Tensor]", _eig_out(result, out, op, names))
 
 
 def eigvals(A: Tensor, *, out: object = None) -> Tensor:
-    """Not available yet: eigenvalues of general matrices are complex (see :func:`eig`).
+    """Eigenvalues of general square matrices (complex, in LAPACK's order; see :func:`eig`).
 
     Example:
-        >>> ember.linalg.eigvals(ember.eye(2))
-        Traceback (most recent call last):
-        NotImplementedError: [linalg.eigvals] complex dtypes are not yet supported ...
+        >>> ember.linalg.eigvals(ember.tensor([[2.0, 1.0], [0.0, 3.0]]))
+        tensor([2.+0.j, 3.+0.j])
     """
-    raise NotImplementedError(
-        "[linalg.eigvals] complex dtypes are not yet supported in ember, and eigvals returns "
-        "complex eigenvalues; use linalg.eigvalsh for symmetric matrices"
-    )
+    op = "linalg.eigvals"
+    w = _N._linalg_eig(A, False, op)[0]
+    return cast(Tensor, _eig_out(w, out, op, ("eigenvalues",)))
 
 
 def lstsq(

@@ -50,7 +50,7 @@ class _Storage:
         self.dtype = dtype  # the entry's dtype code: the tensors' common dtype, else U8
         self.begin, self.end = begin, end  # byte range within the storage
         self.tensors = tensors  # indices of the tensors viewing it
-        self.mixed = False  # tensors of several dtypes view it (a U8 entry, 8-byte aligned)
+        self.mixed = False  # tensors of several dtypes view it (a U8 entry, 16-byte aligned)
         self.padding = 0  # zero bytes written after the range
         self.name = ""
         self.lone = False  # the entry is the one contiguous tensor itself, under its own path
@@ -69,8 +69,6 @@ class _Encoder:
         if depth > _MAX_DEPTH:
             raise ValueError(f"[save] the object is nested more than {_MAX_DEPTH} levels deep")
         if isinstance(obj, _C.TensorBase):
-            if obj.dtype not in st.DTYPE_CODES:  # complex: the file format has no code yet
-                raise TypeError(f"[save] tensors of dtype {obj.dtype!r} cannot be saved yet")
             if id(obj) not in self._index:
                 self._index[id(obj)] = len(self.tensors)
                 self.tensors.append(obj)
@@ -159,10 +157,11 @@ def _group_storages(tensors: list[Any]) -> list[_Storage]:
         codes = {st.DTYPE_CODES[tensors[i].dtype] for i in members}
         group = _Storage(tensors[members[0]], codes.pop(), begin, end, members)
         if codes:
-            # Mixed dtypes: keep the storage's 8-byte phase so every view stays aligned.
+            # Mixed dtypes: keep the storage's phase modulo the widest item (16 bytes) so that
+            # every view stays aligned.
             group.dtype, group.mixed = "U8", True
-            group.begin -= group.begin % 8
-            group.padding = -group.end % 8
+            group.begin -= group.begin % st.DATA_ALIGNMENT
+            group.padding = -group.end % st.DATA_ALIGNMENT
         groups.append(group)
     return groups
 
@@ -194,7 +193,7 @@ def _plan(obj: Any) -> tuple[list[st.Entry], list[Any], dict[str, str]]:
     tensors = encoder.tensors
     groups = _group_storages(tensors)
     _name_storages(groups, tensors, encoder.paths)
-    # Entries start at multiples of their item size when sorted by it (the data is 8-aligned).
+    # Entries start at multiples of their item size when sorted by it (the data is 16-aligned).
     groups.sort(key=lambda g: (not g.mixed, -st.ITEMSIZE[g.dtype]))
     entries: list[st.Entry] = []
     chunks: list[Any] = []

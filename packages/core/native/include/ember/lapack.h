@@ -9,8 +9,11 @@
 // for the optimal workspace size instead, returned in work[0] (and iwork[0] where there is one).
 #pragma once
 
+#include <complex>
+
 namespace ember::lapack {
 
+// getrf, getri and getrs also take std::complex<float>/<double> matrices (c/z routines).
 // LU with partial pivoting: A = P L U; ipiv (min(m, n)) holds 1-based row swaps.
 template <typename T>
 int getrf(int m, int n, T* a, int lda, int* ipiv);
@@ -50,5 +53,15 @@ int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
 template <typename T>
 int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank, T* work,
           int lwork);
+// Eigenvalues wr + i wi of a general real matrix, and its left/right eigenvectors (jobvl, jobvr:
+// 'V' or 'N'). A complex pair (wi[j] > 0) shares two columns of vr: vr[:, j] +- i vr[:, j + 1].
+template <typename T>
+int geev(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
+         int ldvr, T* work, int lwork);
+// The same for a complex matrix (cgeev/zgeev); rwork holds 2n reals.
+template <typename T>
+int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::complex<T>* w,
+         std::complex<T>* vl, int ldvl, std::complex<T>* vr, int ldvr, std::complex<T>* work,
+         int lwork, T* rwork);
 
 }  // namespace ember::lapack

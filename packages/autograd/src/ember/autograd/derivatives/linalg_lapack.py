@@ -14,6 +14,7 @@ from typing import Any
 import ember
 from ember._dtype import finfo
 from ember.autograd._rule import Rule
+from ember.autograd.derivatives.complex import conj
 from ember_core import _C
 
 
@@ -35,8 +36,8 @@ def _is_zero(g: Any) -> bool:
 
 
 def _inv(g: Any, inverse: Any) -> Any:
-    """d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T g A^-T."""
-    inverse_t = inverse.mT
+    """d(A^-1) = -A^-1 dA A^-1, so gA = -A^-H g A^-H (A^-T for real A)."""
+    inverse_t = inverse.mH
     return -(inverse_t @ (g @ inverse_t))
 
 
@@ -46,18 +47,18 @@ def _is_vector_rhs(A_shape: Any, B_shape: Any) -> bool:
 
 
 def _solve_B(g: Any, a: Any) -> Any:
-    """X = A^-1 B gives gB = A^-T gX; X = B A^-1 gives gB = gX A^-T."""
-    return _solve(a.A.mT, g[0], a.left)
+    """X = A^-1 B gives gB = A^-H gX; X = B A^-1 gives gB = gX A^-H (^-T for real A)."""
+    return _solve(a.A.mH, g[0], a.left)
 
 
 def _solve_A(g: Any, a: Any) -> Any:
     gB = _solve_B(g, a)
     X = a.result[0]
     if not a.left:
-        return -(X.mT @ gB)
+        return -(X.mH @ gB)
     if _is_vector_rhs(a.A.shape, a.B_shape):
-        return -(gB.unsqueeze(-1) * X.unsqueeze(-2))
-    return -(gB @ X.mT)
+        return -(gB.unsqueeze(-1) * conj(X).unsqueeze(-2))
+    return -(gB @ X.mH)
 
 
 def _prod_of_others(s: Any) -> Any:
@@ -72,23 +73,24 @@ def _prod_of_others(s: Any) -> Any:
 
 
 def _det(g: Any, A: Any, det: Any) -> Any:
-    """The cofactor matrix g det(A) A^-T by a solve; singular and ill-conditioned matrices (where
-    A^-1 does not exist or loses most digits) take it from the SVD: det = det(U) det(Vh) prod(S),
-    whose product rule needs no division."""
+    """The cofactor matrix g conj(det(A)) A^-H by a solve (A^-T for real A); singular and
+    ill-conditioned matrices (where A^-1 does not exist or loses most digits) take it from the
+    SVD: det = det(U) det(Vh) prod(S), whose product rule needs no division (real A only: the
+    SVD does not take complex input yet)."""
     if A.numel() == 0:
         return ember.zeros_like(A)
     eye = _eye_like(A)
-    scale = (g * det).unsqueeze(-1).unsqueeze(-1)
-    inverse_t = _solve(A.mT, eye)
+    scale = (g * conj(det)).unsqueeze(-1).unsqueeze(-1)
+    inverse_t = _solve(A.mH, eye)
     # cond_F(A) = |A| |A^-1| (nan or inf when singular); the solve keeps half the digits or more.
-    cond = A.detach().norm(dim=(-2, -1)) * inverse_t.detach().norm(dim=(-2, -1))
+    cond = A.detach().abs().norm(dim=(-2, -1)) * inverse_t.detach().abs().norm(dim=(-2, -1))
     singular = ~(cond * finfo(A.dtype).eps ** 0.5 < 1)
     if not bool(singular.any()):
         return scale * inverse_t
     # Each branch sees harmless matrices where the other is used: the gradient of the unused
     # branch is zero but must not be 0 * nan (a singular solve, or svd with repeated values).
     mask = singular.unsqueeze(-1).unsqueeze(-1)
-    by_solve = scale * _solve(ember.where(mask, eye, A).mT, eye)
+    by_solve = scale * _solve(ember.where(mask, eye, A).mH, eye)
     distinct = ember.arange(1, A.shape[-1] + 1, dtype=A.dtype).diag_embed()
     U, S, Vh = _C._linalg_svd(ember.where(mask, A, distinct), False, True, "linalg.det")
     alpha = _C._linalg_det(U, "linalg.det") * _C._linalg_det(Vh, "linalg.det") * g
@@ -201,6 +203,35 @@ def _eigh(g: Any, a: Any) -> Any:
     return V @ ((VhgV / E + gL.diag_embed()) @ V.mT)
 
 
+def _eig(g: Any, a: Any) -> Any:
+    """torch's linalg_eig_backward: gA = V^{-H} (diag(gL) + P(V^H gV) / conj(E)) V^H, with
+    E_ij = L_j - L_i and P removing what normalising each eigenvector fixes (V's columns have
+    norm 1, so only the part of V^H gV off the real diagonal carries information)."""
+    gL, gV = g
+    L, V = a.result
+    if not a.compute_v:  # eigvals: the eigenvectors were not computed
+        V = _C._linalg_eig(a.A, True, "linalg.eig")[1]
+    Vh = V.mH
+    if not a.compute_v or _is_zero(gV):
+        return _solve(Vh, gL.unsqueeze(-1) * Vh)
+    VhgV = Vh @ gV
+    diagonal = VhgV.diagonal(0, -2, -1)
+    # An eigenvector is defined up to a phase e^{i phi}; a loss that depends on it has no gradient.
+    if not bool((diagonal.imag.abs() <= 1e-2 + 1e-2 * diagonal.abs()).all()):
+        raise RuntimeError(
+            "[linalg_eig_backward] The eigenvectors in the complex case are specified up to "
+            "multiplication by e^{i phi}. The specified loss function depends on this quantity, "
+            "so it is ill-defined."
+        )
+    VhgV = VhgV - Vh @ (V * diagonal.real.unsqueeze(-2))
+    Lconj = L.conj()
+    n = L.shape[-1]
+    E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1) + ember.eye(n, dtype=L.dtype)
+    inner = VhgV / E
+    inner = inner - inner.diagonal(0, -2, -1).diag_embed() + gL.diag_embed()
+    return _solve(Vh, inner @ Vh)
+
+
 # --- least squares -----------------------------------------------------------------------------
 
 
@@ -311,6 +342,7 @@ RULES: dict[str, Rule] = {
     "_linalg_qr": Rule("A, mode, op", A=_qr),
     "_linalg_svd": Rule("A, full_matrices, compute_uv, op", A=_svd),
     "_linalg_eigh": Rule("A, UPLO, compute_v, op", A=_eigh),
+    "_linalg_eig": Rule("A, compute_v, op", A=_eig),
     "_linalg_lstsq": Rule(
         "A, B, rcond, driver, op",
         outputs=(0, 1),

@@ -47,6 +47,10 @@ Tensor3 linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv, const c
 // (eigenvalues ascending, eigenvectors as columns) of a symmetric matrix given by its `uplo`
 // triangle ("L" or "U"); eigenvectors are empty when !compute_v.
 Tensor2 linalg_eigh(const Tensor& A, const std::string& uplo, bool compute_v, const char* op);
+// (eigenvalues, eigenvectors as unit-norm columns) of general square matrices, in LAPACK's order,
+// always complex (complex64 for float32/complex64, complex128 for float64/complex128); the
+// eigenvectors are empty when !compute_v. Raises RuntimeError for infs or NaNs.
+Tensor2 linalg_eig(const Tensor& A, bool compute_v, const char* op);
 // (solution, residuals, rank, singular_values) of min ||A X - B||; driver gels, gelsy, gelsd or
 // gelss; rcond defaults to eps * max(m, n). Fields a driver does not give are empty.
 Tensor4 linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double> rcond,
