@@ -436,6 +436,7 @@ _COMPLEX = {
     "imag": [S(cz(2, 3))],
     "conj": [S(cz(2, 3)), S(r(3))],
     "conj_physical": [S(cz(2, 3)), S(r(3))],
+    "resolve_conj": [S(cz(2, 3)), S(r(3))],
     "complex": [S(r(2, 3), r(3), inplace=False), S(r(), r(2))],
     "view_as_real": [S(cz(2, 3))],
     "view_as_complex": [S(r(2, 3, 2)), S(r(2))],

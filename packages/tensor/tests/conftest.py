@@ -56,7 +56,7 @@ def to_numpy(t: ember.Tensor) -> np.ndarray:
     """A copy of an ember tensor as a numpy array (bfloat16 widened to float32)."""
     if t.dtype == ember.bfloat16:
         t = t.float()
-    return np.array(t.numpy(), copy=True)
+    return np.array(t.resolve_conj().numpy(), copy=True)  # numpy() refuses conjugate views
 
 
 def assert_close(

@@ -1,8 +1,19 @@
 // Complex-dtype ops: ember.real/imag (and the Tensor.real/.imag views), view_as_real,
-// view_as_complex, angle, conj, conj_physical and ember.complex.
+// view_as_complex, angle, conj (a lazy view), is_conj, resolve_conj, conj_physical and
+// ember.complex. How ops see conjugate views is bindings/conj_dispatch.cpp's job.
 #include "python_api.h"
 
 namespace ember::py {
+namespace {
+
+// The tensor behind `input` of an op that may return that very Python object.
+const Tensor& tensor_input(nb::handle input, const char* op) {
+  EMBER_CHECK(is_tensor(input), TypeError, "[", op, "] expected a Tensor as input, got ",
+              nb::type_name(input.type()).c_str());
+  return unwrap(input);
+}
+
+}  // namespace
 
 void init_complex(nb::module_& m, TensorClass& cls) {
   m.def("real", [](const Tensor& x) { return wrap(real(x)); }, nb::arg("input"),
@@ -20,9 +31,23 @@ void init_complex(nb::module_& m, TensorClass& cls) {
   }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none(),
         "The argument of each element, in radians (0 or pi for real input).");
   cls.def("angle", [](const Tensor& x) { return wrap(angle(x, Tensor())); });
-  m.def("conj", [](const Tensor& x) { return wrap(conj(x)); }, nb::arg("input"),
-        "The complex conjugate (a new tensor here; torch returns a lazy view).");
-  cls.def("conj", [](const Tensor& x) { return wrap(conj(x)); });
+  // conj of a real tensor is the tensor itself (the same Python object, as torch).
+  auto lazy_conj = [](nb::handle self) -> nb::object {
+    const Tensor& x = tensor_input(self, "conj");
+    if (!is_complex(x.dtype())) return nb::borrow(self);
+    return wrap(conj(x));
+  };
+  m.def("conj", lazy_conj, nb::arg("input"),
+        "The complex conjugate as a lazy view: shares storage, sets the conj bit (is_conj()).");
+  cls.def("conj", lazy_conj);
+  auto resolve = [](nb::handle self) -> nb::object {
+    const Tensor& x = tensor_input(self, "resolve_conj");
+    if (!x.is_conj()) return nb::borrow(self);
+    return wrap(resolve_conj(x));
+  };
+  m.def("resolve_conj", resolve, nb::arg("input"),
+        "input itself when its conj bit is clear, else a new tensor with the conjugated values.");
+  cls.def("resolve_conj", resolve);
   m.def("conj_physical", [](nb::handle input, nb::handle out) {
     return result_or_out(
         conj_physical(to_tensor(input, "conj_physical"), out_argument(out, "conj_physical")), out);
@@ -38,7 +63,9 @@ void init_complex(nb::module_& m, TensorClass& cls) {
     const std::complex<double> v = item_complex(x, "__complex__");
     return nb::steal(PyComplex_FromDoubles(v.real(), v.imag()));
   });
-  cls.def("is_conj", [](const Tensor&) { return false; });  // conj is never lazy in ember
+  m.def("is_conj", [](const Tensor& x) { return x.is_conj(); }, nb::arg("input"),
+        "Whether input is a lazy conjugate view (its conj bit is set).");
+  cls.def("is_conj", [](const Tensor& x) { return x.is_conj(); });
   m.def("is_complex", [](const Tensor& x) { return is_complex(x.dtype()); }, nb::arg("input"));
   m.def("complex", [](const Tensor& re, const Tensor& im, nb::handle out) {
     return result_or_out(complex_from_parts(re, im, out_argument(out, "complex")), out);

@@ -3,6 +3,8 @@
 // unchanged unless ember.autograd has registered a recorder, named this op as one it records,
 // and the call involves a tensor that requires grad (or asks for requires_grad=True). Only then
 // does the call divert to Python; the fast path costs one flag test and a forwarded vectorcall.
+// While some tensor has its conj bit set, calls also go through conj_call (conj_dispatch.h),
+// which resolves conjugate views once here instead of in every kernel.
 #include <nanobind/stl/pair.h>
 
 #include <nanobind/stl/string.h>
@@ -12,6 +14,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "conj_dispatch.h"
 #include "python_api.h"
 
 // Python 3.11's names for the member types (3.12 renamed them; the stable ABI build uses those).
@@ -40,6 +43,10 @@ struct GradDispatch {
   PyObject* name;  // the op name the recorder looks up
   PyObject* self;  // bound instance (attribute access like `x.add`), or null
   bool recorded;   // whether ember.autograd has a rule (or a refusal) for this op
+  ConjTraits conj;  // how the op sees conjugate views
+  // What the recorder calls to run the op: a dispatcher that never records but resolves
+  // conjugate views (autograd records on the caller's tensors; the kernel sees the values).
+  PyObject* resolver;
 };
 
 std::vector<GradDispatch*>& all_dispatchers() {
@@ -113,8 +120,9 @@ PyObject* call_recorder(GradDispatch* d, PyObject* const* args, Py_ssize_t nargs
       return nullptr;
     }
   }
+  PyObject* func = d->resolver && any_conj_tensor_alive() ? d->resolver : d->func;
   PyObject* result =
-      PyObject_CallFunctionObjArgs(g_recorder, d->name, d->func, positional, kwargs, nullptr);
+      PyObject_CallFunctionObjArgs(g_recorder, d->name, func, positional, kwargs, nullptr);
   Py_DECREF(positional);
   Py_DECREF(kwargs);
   return result;
@@ -145,26 +153,51 @@ PyObject* name_unnamed_error(GradDispatch* d, PyObject* result) {
   return nullptr;
 }
 
+// ember.autograd maps a view's gradient to its base by geometry alone, which would drop the
+// conjugation of a write through a conj view: refuse rather than return wrong gradients.
+PyObject* refuse_conj_destination(GradDispatch* d) {
+  const char* full = PyUnicode_AsUTF8AndSize(d->name, nullptr);
+  std::string_view name = full ? full : "?";
+  if (name.starts_with("Tensor.")) name.remove_prefix(7);
+  PyErr_SetString(PyExc_NotImplementedError,
+                  str("[", name, "] in-place writes into a conjugate view are not differentiable "
+                      "yet; write into the base tensor, or into x.conj().resolve_conj()")
+                      .c_str());
+  return nullptr;
+}
+
 PyObject* dispatch_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                               PyObject* kwnames) {
   auto* d = reinterpret_cast<GradDispatch*>(callable);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (g_recorder && d->recorded && needs_recording(d->self, args, nargs, kwnames)) {
+    PyObject* dest = d->self ? d->self : (nargs > 0 ? args[0] : nullptr);
+    if (d->conj.inplace && dest && PyObject_TypeCheck(dest, g_tensor_type) &&
+        nb::inst_ptr<Tensor>(nb::handle(dest))->is_conj()) {
+      return refuse_conj_destination(d);
+    }
     return call_recorder(d, args, nargs, kwnames);
   }
+  const bool conj = d->conj.mode != ConjMode::kPass && any_conj_tensor_alive();
   if (!d->self) {
-    return name_unnamed_error(d, PyObject_Vectorcall(d->func, args, nargsf, kwnames));
+    return name_unnamed_error(d, conj ? conj_call(d->func, d->name, d->conj, args, nargs, kwnames)
+                                      : PyObject_Vectorcall(d->func, args, nargsf, kwnames));
   }
   // A bound dispatcher (from `x.add` attribute access): prepend self.
   const Py_ssize_t total = nargs + (kwnames ? PyTuple_Size(kwnames) : 0);
   std::vector<PyObject*> full(static_cast<size_t>(total) + 1);
   full[0] = d->self;
   for (Py_ssize_t i = 0; i < total; ++i) full[static_cast<size_t>(i) + 1] = args[i];
+  if (conj) {
+    return name_unnamed_error(d, conj_call(d->func, d->name, d->conj, full.data(), nargs + 1,
+                                           kwnames));
+  }
   return name_unnamed_error(
       d, PyObject_Vectorcall(d->func, full.data(), static_cast<size_t>(nargs) + 1, kwnames));
 }
 
-GradDispatch* new_dispatcher(PyObject* func, PyObject* name, PyObject* self, bool recorded) {
+GradDispatch* new_dispatcher(PyObject* func, PyObject* name, PyObject* self, bool recorded,
+                             ConjTraits conj, PyObject* resolver) {
   auto* d = PyObject_GC_New(GradDispatch, g_dispatch_type);
   if (!d) return nullptr;
   d->vectorcall = dispatch_vectorcall;
@@ -172,6 +205,8 @@ GradDispatch* new_dispatcher(PyObject* func, PyObject* name, PyObject* self, boo
   d->name = Py_NewRef(name);
   d->self = self ? Py_NewRef(self) : nullptr;
   d->recorded = recorded;
+  d->conj = conj;
+  d->resolver = resolver ? Py_NewRef(resolver) : nullptr;
   PyObject_GC_Track(reinterpret_cast<PyObject*>(d));
   return d;
 }
@@ -180,6 +215,7 @@ int dispatch_traverse(PyObject* o, visitproc visit, void* arg) {
   auto* d = reinterpret_cast<GradDispatch*>(o);
   Py_VISIT(d->func);
   Py_VISIT(d->self);
+  Py_VISIT(d->resolver);
   Py_VISIT(Py_TYPE(o));
   return 0;
 }
@@ -187,6 +223,7 @@ int dispatch_traverse(PyObject* o, visitproc visit, void* arg) {
 int dispatch_clear(PyObject* o) {
   auto* d = reinterpret_cast<GradDispatch*>(o);
   Py_CLEAR(d->self);
+  Py_CLEAR(d->resolver);
   return 0;
 }
 
@@ -196,6 +233,7 @@ void dispatch_dealloc(PyObject* o) {
   Py_CLEAR(d->func);
   Py_CLEAR(d->name);
   Py_CLEAR(d->self);
+  Py_CLEAR(d->resolver);
   PyTypeObject* type = Py_TYPE(o);
   PyObject_GC_Del(o);
   Py_DECREF(type);
@@ -206,7 +244,8 @@ void dispatch_dealloc(PyObject* o) {
 PyObject* dispatch_descr_get(PyObject* o, PyObject* inst, PyObject*) {
   auto* d = reinterpret_cast<GradDispatch*>(o);
   if (inst == nullptr || d->self != nullptr) return Py_NewRef(o);
-  PyObject* bound = reinterpret_cast<PyObject*>(new_dispatcher(d->func, d->name, inst, false));
+  PyObject* bound = reinterpret_cast<PyObject*>(
+      new_dispatcher(d->func, d->name, inst, false, d->conj, d->resolver));
   if (bound) reinterpret_cast<GradDispatch*>(bound)->recorded = d->recorded;
   return bound;
 }
@@ -271,7 +310,15 @@ void wrap_functions(nb::handle scope, const char* kind, const std::string& prefi
   }
   for (auto& [key, func] : targets) {
     nb::str op_name((prefix + nb::str(key).c_str()).c_str());
-    GradDispatch* d = new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false);
+    const ConjTraits conj = conj_traits(nb::str(key).c_str());
+    nb::object resolver;
+    if (conj.mode != ConjMode::kPass) {
+      resolver = nb::steal(reinterpret_cast<PyObject*>(
+          new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false, conj, nullptr)));
+      if (!resolver) throw nb::python_error();
+    }
+    GradDispatch* d = new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false, conj,
+                                     resolver.ptr());
     if (!d) throw nb::python_error();
     all_dispatchers().push_back(d);
     nb::setattr(scope, key, nb::steal(reinterpret_cast<PyObject*>(d)));
@@ -362,6 +409,7 @@ void install_grad_dispatch(nb::module_& m, TensorClass& cls) {
   if (!g_dispatch_type) throw nb::python_error();
   wrap_functions(m, "nanobind.nb_func", "");
   wrap_functions(cls, "nanobind.nb_method", "Tensor.");
+  init_conj_dispatch(cls);
 }
 
 }  // namespace ember::py

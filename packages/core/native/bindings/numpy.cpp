@@ -122,6 +122,10 @@ nb::object to_numpy(nb::handle self) {
   const Tensor& t = unwrap(self);
   EMBER_CHECK(t.dtype() != ScalarType::BFloat16, TypeError,
               "[numpy] NumPy has no bfloat16 dtype: convert first, e.g. t.float().numpy()");
+  // NumPy would see the storage, not the conjugated values (torch refuses the same way).
+  EMBER_CHECK(!t.is_conj(), RuntimeError,
+              "[numpy] Can't call numpy() on Tensor that has conjugate bit set. Use "
+              "tensor.resolve_conj().numpy() instead.");
   std::vector<size_t> shape(t.sizes().begin(), t.sizes().end());
   nb::ndarray<nb::numpy> array(t.data_bytes(), shape.size(), shape.data(), self,
                                t.strides().data(), to_dlpack_dtype(t.dtype()));

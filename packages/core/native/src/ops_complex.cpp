@@ -1,4 +1,5 @@
-// Complex-only ops: the real/imag views, view_as_real/view_as_complex, abs, angle and conj.
+// Complex-only ops: the real/imag views, view_as_real/view_as_complex, abs, angle, and conj
+// (a lazy view with the conj bit), resolve_conj and conj_physical.
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -80,13 +81,26 @@ Tensor imag(const Tensor& x) {
   EMBER_CHECK(is_complex(x.dtype()), RuntimeError,
               "[imag] imag is not implemented for tensors with non-complex dtypes (got ",
               dtype_name(x.dtype()), ")");
+  // torch returns a view with a negative bit here; ember has no such bit, so the imaginary
+  // part of a conjugate view is a new tensor holding -imag of the storage.
+  if (x.is_conj()) return unary(UnaryOp::Neg, part_view(x, 1));
   return part_view(x, 1);
+}
+
+void negate_imag_(const Tensor& x) {
+  if (!is_complex(x.dtype()) || x.numel() == 0) return;
+  unary(UnaryOp::Neg, part_view(x, 1), Tensor(), {}, true);
+  x.bump_version();
 }
 
 Tensor view_as_real(const Tensor& x) {
   EMBER_CHECK(is_complex(x.dtype()), RuntimeError,
               "[view_as_real] view_as_real is only supported for complex tensors, got ",
               dtype_name(x.dtype()));
+  EMBER_CHECK(!x.is_conj(), RuntimeError,
+              "[view_as_real] view_as_real doesn't work on unresolved conjugated tensors. To "
+              "resolve the conjugate tensor so you can view it as real, use self.resolve_conj(); "
+              "the result will not alias the original.");
   Shape sizes = x.sizes(), strides = x.strides();
   for (int64_t& s : strides) s *= 2;
   sizes.push_back(2);
@@ -142,7 +156,15 @@ Tensor angle(const Tensor& x, const Tensor& out) {
 }
 
 Tensor conj(const Tensor& x) {
-  return is_complex(x.dtype()) ? conj_physical(x, Tensor()) : x;
+  if (!is_complex(x.dtype())) return x;
+  Tensor view = alias(x);
+  view.impl().set_conj(!x.is_conj());
+  return view;
+}
+
+Tensor resolve_conj(const Tensor& x) {
+  // clone goes through copy_, which conjugates between a conj source and a plain destination.
+  return x.is_conj() ? clone(x) : x;
 }
 
 Tensor conj_physical(const Tensor& x, const Tensor& out) {
@@ -155,11 +177,11 @@ Tensor conj_physical(const Tensor& x, const Tensor& out) {
   Tensor result = out.defined() ? out : Tensor::empty(x.sizes(), x.dtype());
   EMBER_CHECK(result.dtype() == x.dtype(), RuntimeError, "[conj_physical] expected out dtype ",
               dtype_name(x.dtype()), ", got ", dtype_name(result.dtype()));
+  EMBER_CHECK(!result.is_conj(), RuntimeError,
+              "[conj_physical] out= must not be a conjugate view; resolve it first");
   if (result.sizes() != x.sizes()) resize_(result, x.sizes());
-  copy_(result, x);
-  // Negate the imaginary parts in place through the imag view.
-  const Tensor im = imag(result);
-  unary(UnaryOp::Neg, im, Tensor(), {}, true);
+  if (!result.same_impl(x)) copy_(result, x);  // copy_ resolves a conj-flagged x
+  negate_imag_(result);
   return result;
 }
 

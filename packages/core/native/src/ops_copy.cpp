@@ -47,6 +47,11 @@ const Tensor& copy_impl(const Tensor& dst, const Tensor& src_in, bool allow_over
   iter.add_output(dst).add_input(expanded);
   iter.build();
   iter.for_each(cpu_kernels().cast[static_cast<int>(dst.dtype())][static_cast<int>(src.dtype())]);
+  // The kernel copies storage to storage; when exactly one side is a conjugate view the values
+  // differ by a conjugation, applied to dst's storage after the copy.
+  if (is_complex(dst.dtype()) && is_complex(src.dtype()) && dst.is_conj() != src.is_conj()) {
+    negate_imag_(dst);
+  }
   dst.bump_version();
   return dst;
 }

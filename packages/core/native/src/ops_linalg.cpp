@@ -473,7 +473,7 @@ Tensor dot(const Tensor& a, const Tensor& b, const Tensor& out) {
 
 Tensor vdot(const Tensor& a, const Tensor& b, const Tensor& out) {
   // vdot conjugates its first argument (a no-op on real dtypes).
-  return dot_impl("vdot", conj(a), b, out);
+  return dot_impl("vdot", conj_physical(a, Tensor()), b, out);  // conj() is a lazy view
 }
 
 Tensor outer(const Tensor& a, const Tensor& b, const Tensor& out) {

@@ -8,6 +8,8 @@
 
 namespace ember {
 
+std::atomic<int64_t> g_live_conj_tensors{0};
+
 int64_t checked_numel(const Shape& sizes, const char* op) {
   int64_t n = 1;
   for (int64_t s : sizes) {
@@ -167,6 +169,7 @@ Tensor Tensor::as_strided(const Shape& sizes, const Shape& strides, int64_t offs
   impl->dtype = impl_->dtype;
   auto base = impl_->view_base.lock();
   impl->view_base = base ? base : impl_;
+  impl->set_conj(impl_->is_conj());
   return Tensor(std::move(impl));
 }
 

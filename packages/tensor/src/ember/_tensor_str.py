@@ -105,6 +105,7 @@ _ELIDED = object()
 def _nested_values(t: Any, summarize: bool) -> Any:
     """The tensor's values as nested lists; summarized dims keep only their edge items."""
     edge = _OPTS.edgeitems
+    t = t.resolve_conj()  # numpy() refuses conjugate views; print the conjugated values
     if t.dtype == _C.bfloat16 or t.dtype == _C.float16:
         t = t.float()  # exact, and numpy has no bfloat16
     if not summarize:

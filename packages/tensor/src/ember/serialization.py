@@ -71,7 +71,8 @@ class _Encoder:
         if isinstance(obj, _C.TensorBase):
             if id(obj) not in self._index:
                 self._index[id(obj)] = len(self.tensors)
-                self.tensors.append(obj)
+                # A lazy conjugate view is saved with the values it shows, in storage of its own.
+                self.tensors.append(obj.resolve_conj() if obj.is_conj() else obj)
                 self.paths.append(path)
             return ["tensor", self._index[id(obj)]]
         if obj is None or isinstance(obj, (bool, int, float, str)):

@@ -2,6 +2,7 @@
 // `Tensor` is a cheap handle; copies share the same TensorImpl, views get their own.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,7 +14,21 @@ namespace ember {
 
 using Shape = std::vector<int64_t>;
 
+// How many TensorImpls have their conj bit set right now. The op dispatcher skips its scan for
+// conjugate views while this is 0, so code that never calls conj() pays one load per op.
+extern std::atomic<int64_t> g_live_conj_tensors;
+inline bool any_conj_tensor_alive() {
+  return g_live_conj_tensors.load(std::memory_order_relaxed) != 0;
+}
+
 struct TensorImpl {
+  TensorImpl() = default;
+  TensorImpl(const TensorImpl&) = delete;  // the live-conj count tracks each impl once
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  ~TensorImpl() {
+    if (conj_) g_live_conj_tensors.fetch_sub(1, std::memory_order_relaxed);
+  }
+
   std::shared_ptr<Storage> storage;
   Shape sizes;
   Shape strides;
@@ -29,6 +44,18 @@ struct TensorImpl {
   // it a history when an in-place op writes a gradient-carrying value through this view. Set by
   // as_strided (every view), cleared by detach.
   std::weak_ptr<TensorImpl> view_base;
+
+  // The lazy conjugate bit (torch's is_conj): the elements are the complex conjugates of what
+  // the storage holds. Only complex tensors carry it; views made with as_strided inherit it.
+  bool is_conj() const { return conj_; }
+  void set_conj(bool on) {
+    if (on == conj_) return;
+    conj_ = on;
+    g_live_conj_tensors.fetch_add(on ? 1 : -1, std::memory_order_relaxed);
+  }
+
+ private:
+  bool conj_ = false;
 };
 
 class Tensor {
@@ -64,6 +91,7 @@ class Tensor {
   // Whether the elements exactly tile a dense block of memory in some order (any permutation).
   bool is_non_overlapping_and_dense() const;
   bool is_wrapped_number() const { return impl_->wrapped_number; }
+  bool is_conj() const { return impl_->is_conj(); }
   const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
 
   char* data_bytes() const {
@@ -74,7 +102,7 @@ class Tensor {
     return reinterpret_cast<T*>(data_bytes());
   }
 
-  // A view sharing storage with new geometry (no checks beyond bounds).
+  // A view sharing storage with new geometry (no checks beyond bounds); keeps the conj bit.
   Tensor as_strided(const Shape& sizes, const Shape& strides, int64_t offset) const;
   // Records an in-place write (the storage's version counter).
   void bump_version() const { impl_->storage->bump_version(); }

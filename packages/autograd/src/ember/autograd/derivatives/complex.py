@@ -72,6 +72,8 @@ RULES: dict[str, Rule] = {
     # x.conj() will become a lazy view (a conjugate bit): the storage tells which one it is.
     "conj": Rule("input", view=None, input=lambda g, a: conj(g)),
     "conj_physical": Rule("input", input=lambda g, a: g.conj_physical()),
+    # The values do not change (x itself when its conj bit is clear): the gradient passes as is.
+    "resolve_conj": Rule("input", view=None, input=lambda g, a: g),
     "complex": Rule(
         "real, imag, *, out=None",
         real=lambda g, a: ember.real(g),
