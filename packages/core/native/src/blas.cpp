@@ -139,30 +139,6 @@ void blas_set_num_threads(int) {
   // Nothing to forward: OpenBLAS stays single-threaded and products use ember's pool.
 }
 
-namespace {
-// Scopes alive now (several Python threads may factorize at once): the first sets the thread
-// count, the last one out restores a single thread.
-std::mutex g_scope_mutex;
-int g_scopes = 0;
-}  // namespace
-
-// A lone factorization gains from OpenBLAS's threads (512^2 svd in float64: 53 -> 46 ms on 2
-// threads, quiet machine); the spinning described above costs only while the call runs.
-BlasThreadsScope::BlasThreadsScope(int threads) {
-  if (threads <= 1 || in_parallel_region()) return;
-  Blas& b = loaded_blas();
-  if (!b.set_threads) return;
-  std::lock_guard<std::mutex> lock(g_scope_mutex);
-  if (g_scopes++ == 0) b.set_threads(threads);
-  active_ = true;
-}
-
-BlasThreadsScope::~BlasThreadsScope() {
-  if (!active_) return;
-  std::lock_guard<std::mutex> lock(g_scope_mutex);
-  if (--g_scopes == 0) blas().set_threads(1);
-}
-
 void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                    int64_t ldc) {

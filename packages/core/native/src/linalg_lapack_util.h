@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "ember/blas.h"
 #include "ember/errors.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/linalg_lapack.h"
@@ -113,13 +112,6 @@ inline Tensor empty_info(const Shape& batch) { return Tensor::empty(batch, Scala
 // Runs fn(begin, end) over the `count` matrices of a batch on the pool, LAPACK itself staying
 // single-threaded; `cost` (about n^3) lets small matrices go many to a task.
 inline void for_each_matrix(int64_t count, int64_t cost, FunctionRef<void(int64_t, int64_t)> fn) {
-  // One large matrix: the pool has nothing to split, so OpenBLAS gets the threads instead.
-  constexpr int64_t kLoneMatrixCost = int64_t{1} << 21;  // about a 128^3 factorization
-  if (count == 1 && cost >= kLoneMatrixCost) {
-    const BlasThreadsScope threads(get_num_threads());
-    fn(0, 1);
-    return;
-  }
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(cost, 1));
   parallel_for(0, count, grain, fn);
 }

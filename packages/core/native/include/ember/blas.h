@@ -14,23 +14,8 @@ bool blas_available();
 // The dlopen'ed library (loaded on first call; raises RuntimeError naming `op` when missing), for
 // lapack.cpp to look up LAPACK symbols in the same OpenBLAS.
 void* blas_library_handle(const char* op);
-// Kept for symmetry with set_num_threads: OpenBLAS runs single-threaded (blas.cpp says why)
-// except inside a BlasThreadsScope.
+// Kept for symmetry with set_num_threads: OpenBLAS always runs single-threaded (blas.cpp says why).
 void blas_set_num_threads(int n);
-
-// Lends OpenBLAS `threads` threads while one large LAPACK factorization runs that ember's pool
-// cannot split (a single matrix: svd, eig, qr, ...); single-threaded again when the last scope
-// ends. A no-op for threads <= 1 or inside a parallel region.
-class BlasThreadsScope {
- public:
-  explicit BlasThreadsScope(int threads);
-  ~BlasThreadsScope();
-  BlasThreadsScope(const BlasThreadsScope&) = delete;
-  BlasThreadsScope& operator=(const BlasThreadsScope&) = delete;
-
- private:
-  bool active_ = false;
-};
 
 // Row-major C = alpha * op(A) @ op(B) + beta * C; lda/ldb/ldc are row strides in elements.
 void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
