@@ -588,3 +588,44 @@ def test_large_single_system_split_over_threads(threads: int) -> None:
         assert LA.inv_ex(singular).info.item() == 1
     finally:
         ember.set_num_threads(previous)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(64, 130),
+    n=st.integers(64, 130),
+    dtype=st.sampled_from([ember.float32, ember.float64]),
+    threads=st.sampled_from([1, 2, 3]),
+)
+def test_svd_of_one_large_matrix_on_every_thread_count(
+    m: int, n: int, dtype: Any, threads: int
+) -> None:
+    # One matrix with more threads than matrices takes gesdd's steps with the last one split
+    # over the pool; one thread takes gesdd itself. Both must be an SVD of the input.
+    rng = np.random.default_rng(m * 1000 + n)
+    a_np = rng.standard_normal((m, n))
+    a = ember.tensor(a_np, dtype=dtype)
+    before = ember.get_num_threads()
+    ember.set_num_threads(threads)
+    try:
+        U, S, Vh = LA.svd(a, full_matrices=False)
+    finally:
+        ember.set_num_threads(before)
+    tol = 2e-5 if dtype == ember.float32 else 1e-12
+    k = min(m, n)
+    np.testing.assert_allclose(S.numpy(), np.linalg.svd(a_np, compute_uv=False), atol=tol * 10)
+    np.testing.assert_allclose(U.mT.matmul(U).numpy(), np.eye(k), atol=tol)
+    np.testing.assert_allclose(Vh.matmul(Vh.mT).numpy(), np.eye(k), atol=tol)
+    recon = (U * S.unsqueeze(-2)).matmul(Vh).double().numpy()
+    np.testing.assert_allclose(recon, a_np, atol=tol * 10 * max(1.0, float(np.abs(a_np).max())))
+
+
+def test_svd_of_one_large_matrix_refuses_non_finite_input() -> None:
+    before = ember.get_num_threads()
+    ember.set_num_threads(2)
+    try:
+        a = ember.randn(80, 70, dtype=ember.float64)
+        a[5, 6] = math.inf
+        raises(LA.LinAlgError, "linalg.svd", lambda: LA.svd(a, full_matrices=False), "non-finite")
+    finally:
+        ember.set_num_threads(before)

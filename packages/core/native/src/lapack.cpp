@@ -33,6 +33,12 @@ struct Routines {
   void (*orgqr)(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*);
   void (*gesdd)(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,
                 const int*, T*, const int*, int*, int*, Len);
+  void (*gebrd)(const int*, const int*, T*, const int*, T*, T*, T*, T*, T*, const int*, int*);
+  void (*bdsdc)(const char*, const char*, const int*, T*, T*, T*, const int*, T*, const int*, T*,
+                int*, T*, int*, int*, Len, Len);
+  void (*ormbr)(const char*, const char*, const char*, const int*, const int*, const int*,
+                const T*, const int*, const T*, T*, const int*, T*, const int*, int*, Len, Len,
+                Len);
   void (*syevd)(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, int*,
                 const int*, int*, Len, Len);
   void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*,
@@ -92,6 +98,9 @@ const Routines<T>& routines() {
       bind<T>(h, "geqrf", r.geqrf);
       bind<T>(h, "orgqr", r.orgqr);
       bind<T>(h, "gesdd", r.gesdd);
+      bind<T>(h, "gebrd", r.gebrd);
+      bind<T>(h, "bdsdc", r.bdsdc);
+      bind<T>(h, "ormbr", r.ormbr);
       bind<T>(h, "syevd", r.syevd);
       bind<T>(h, "gels", r.gels);
       bind<T>(h, "gelsy", r.gelsy);
@@ -190,6 +199,31 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
 }
 
 template <typename T>
+int gebrd(int m, int n, T* a, int lda, T* d, T* e, T* tauq, T* taup, T* work, int lwork) {
+  int info = 0;
+  routines<T>().gebrd(&m, &n, a, &lda, d, e, tauq, taup, work, &lwork, &info);
+  return info;
+}
+
+template <typename T>
+int bdsdc(char uplo, int n, T* d, T* e, T* u, int ldu, T* vt, int ldvt, T* work, int* iwork) {
+  int info = 0;
+  const char compq = 'I';
+  routines<T>().bdsdc(&uplo, &compq, &n, d, e, u, &ldu, vt, &ldvt, nullptr, nullptr, work, iwork,
+                      &info, 1, 1);
+  return info;
+}
+
+template <typename T>
+int ormbr(char vect, char side, char trans, int m, int n, int k, const T* a, int lda, const T* tau,
+          T* c, int ldc, T* work, int lwork) {
+  int info = 0;
+  routines<T>().ormbr(&vect, &side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work, &lwork, &info,
+                      1, 1, 1);
+  return info;
+}
+
+template <typename T>
 int syevd(char jobz, char uplo, int n, T* a, int lda, T* w, T* work, int lwork, int* iwork,
           int liwork) {
   int info = 0;
@@ -255,6 +289,10 @@ int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::comple
   template int geqrf<T>(int, int, T*, int, T*, T*, int);                               \
   template int orgqr<T>(int, int, int, T*, int, const T*, T*, int);                    \
   template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int, T*, int, int*); \
+  template int gebrd<T>(int, int, T*, int, T*, T*, T*, T*, T*, int);                   \
+  template int bdsdc<T>(char, int, T*, T*, T*, int, T*, int, T*, int*);                \
+  template int ormbr<T>(char, char, char, int, int, int, const T*, int, const T*, T*,  \
+                        int, T*, int);                                                 \
   template int syevd<T>(char, char, int, T*, int, T*, T*, int, int*, int);             \
   template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
   template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \

@@ -36,6 +36,18 @@ int orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork);
 template <typename T>
 int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt, T* work,
           int lwork, int* iwork);
+// The steps of gesdd, for a caller that runs the last one in parallel: bidiagonal reduction
+// A = Q B P^T (B upper bidiagonal when m >= n, else lower; d, e its diagonals, Q and P as
+// reflectors in a, tauq, taup), the SVD of B by divide and conquer (bdsdc, uplo 'U' or 'L',
+// singular vectors into u and vt, n x n; work 3n^2 + 4n, iwork 8n), and the product of a matrix
+// c with Q or P^T (ormbr: vect 'Q' or 'P', side 'L' or 'R', trans 'N' or 'T').
+template <typename T>
+int gebrd(int m, int n, T* a, int lda, T* d, T* e, T* tauq, T* taup, T* work, int lwork);
+template <typename T>
+int bdsdc(char uplo, int n, T* d, T* e, T* u, int ldu, T* vt, int ldvt, T* work, int* iwork);
+template <typename T>
+int ormbr(char vect, char side, char trans, int m, int n, int k, const T* a, int lda, const T* tau,
+          T* c, int ldc, T* work, int lwork);
 // Symmetric eigendecomposition by divide and conquer; jobz 'V' or 'N', uplo 'U' or 'L'.
 template <typename T>
 int syevd(char jobz, char uplo, int n, T* a, int lda, T* w, T* work, int lwork, int* iwork,
