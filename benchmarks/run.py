@@ -246,6 +246,34 @@ def _index_inputs(np: Any) -> dict[str, Any]:
     }
 
 
+def _gather_inputs(np: Any) -> dict[str, Any]:
+    """2**22 float32 values, 2**22 random positions (repeats allowed) to read, and a permutation
+    of 2**22 positions to write (no repeats: every library then writes the same result)."""
+    rng = np.random.default_rng(0)
+    n = 1 << 22
+    return {
+        "x": rng.standard_normal(n).astype(np.float32),
+        "idx": rng.integers(0, n, n).astype(np.int64),
+        "perm": rng.permutation(n).astype(np.int64),
+    }
+
+
+def _index_gather(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    x, idx = lib.from_numpy(data["x"]), lib.from_numpy(data["idx"])
+    return _repeat(lambda: x[idx])
+
+
+def _index_put(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
+    x, perm = lib.from_numpy(data["x"]), lib.from_numpy(data["perm"])
+    out = lib.from_numpy(data["x"].copy())
+
+    def run() -> Any:
+        out[perm] = x
+        return out
+
+    return _repeat(run)
+
+
 def _index_add(lib: Lib, data: dict[str, Any]) -> tuple[Batch, Callable[[], Any]]:
     x, rows, src = data["x"], data["rows"], data["src_rows"]
     if lib.name == "numpy":  # numpy's unbuffered accumulate
@@ -441,6 +469,22 @@ def workloads() -> list[Workload]:
         ),
     ]
     ws += [
+        Workload(
+            "index_gather_2^22",
+            "x[idx]: 2**22 float32 read at 2**22 random int64 positions",
+            "us/call",
+            0.0,
+            _gather_inputs,
+            _index_gather,
+        ),
+        Workload(
+            "index_put_2^22",
+            "out[perm] = x: 2**22 float32 written at a permutation of positions",
+            "us/call",
+            0.0,
+            _gather_inputs,
+            _index_put,
+        ),
         Workload(
             "index_add_2^22",
             "x.index_add_(0, index, src), src [4096, 1024] float32 into [2048, 1024]",
