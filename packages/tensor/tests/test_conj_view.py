@@ -444,3 +444,9 @@ def test_bad_arguments_on_conj_views_raise_typed_errors(
         if op not in ("copy_",):  # a failed op leaves the storage as it was
             np.testing.assert_array_equal(to_numpy(x), before)
     assert c.is_conj()
+
+
+def test_adjoints_of_a_vector_name_the_accessor() -> None:
+    v = ember.ones(3, dtype=ember.complex64)
+    raises(RuntimeError, "mH", lambda: v.mH, "tensor.mH is only supported on matrices")
+    raises(RuntimeError, "adjoint", lambda: v.adjoint(), "tensor.adjoint() is only supported")

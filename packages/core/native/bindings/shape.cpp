@@ -82,6 +82,13 @@ void def_both(nb::module_& m, TensorClass& cls, const char* name, F fn, const Ex
   cls.def(name, fn, args...);
 }
 
+// x.mH and x.adjoint(): mT's own check would name mT, so say which one the caller used.
+nb::object adjoint_named(const Tensor& x, const char* name, const char* shown) {
+  EMBER_CHECK(x.dim() != 1, RuntimeError, "[", name, "] tensor.", shown,
+              " is only supported on matrices or batches of matrices. Got 1-D tensor.");
+  return wrap(conj(mT(x)));
+}
+
 void init_views(nb::module_& m, TensorClass& cls) {
   cls.def("view", [](const Tensor& self, nb::args args) {
     if (args.size() == 1 && nb::isinstance<DType>(args[0])) {
@@ -134,8 +141,9 @@ void init_views(nb::module_& m, TensorClass& cls) {
                 "tensors). Got ", x.dim(), "-D tensor.");
     return wrap(conj(t(x)));
   });
-  cls.def_prop_ro("mH", [](const Tensor& x) { return wrap(conj(mT(x))); });
-  def_both(m, cls, "adjoint", [](const Tensor& x) { return wrap(conj(mT(x))); });
+  cls.def_prop_ro("mH", [](const Tensor& x) { return adjoint_named(x, "mH", "mH"); });
+  def_both(m, cls, "adjoint",
+           [](const Tensor& x) { return adjoint_named(x, "adjoint", "adjoint()"); });
 
   cls.def("expand", [](const Tensor& self, nb::args args) {
     return wrap(expand(self, sizes_from_args(args, "expand")));
