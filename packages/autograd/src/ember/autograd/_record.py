@@ -151,13 +151,14 @@ class RuleNode(Node):
             if grad is None or meta is None:
                 continue
             shape, dtype = meta
-            if grad.is_complex() and not dtype.is_complex:
+            grad_dtype = grad.dtype
+            if grad_dtype is not dtype and grad_dtype.is_complex and not dtype.is_complex:
                 # A real input promoted into a complex op gets the real part (torch's
                 # handle_r_to_c): L is real, so dL/dx is Re of the Wirtinger gradient.
                 grad = ember.real(grad)
             if grad._sizes != shape:
                 grad = _sum_to(grad, shape)
-            if grad.dtype != dtype:
+            if grad.dtype is not dtype:
                 grad = grad.to(dtype)
             out[i] = grad
         return out
