@@ -2,6 +2,7 @@
 // every elementwise op. Each op is listed once in a table below.
 #include <deque>
 #include <string>
+#include <string_view>
 
 #include "python_api.h"
 
@@ -21,14 +22,23 @@ Tensor out_arg(nb::handle out, const char* op) {
   return to_optional_tensor(out, op, "out");
 }
 
+// sign and sgn share UnaryOp::Sign, whose complex kernel is sgn's z / |z|; torch.sign refuses.
+const Tensor& check_sign(const char* name, const Tensor& x) {
+  EMBER_CHECK(!is_complex(x.dtype()) || std::string_view(name) != "sign", NotImplementedError,
+              "[sign] Unlike NumPy, ember.sign is not intended to support complex numbers "
+              "(got ", dtype_name(x.dtype()), "). Please use ember.sgn instead.");
+  return x;
+}
+
 void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool in_place) {
   m.def(name, [op, name](nb::handle input, nb::handle out) {
-    return result_or_out(unary(op, to_tensor(input, name), out_arg(out, name)), out);
+    return result_or_out(
+        unary(op, check_sign(name, to_tensor(input, name)), out_arg(out, name)), out);
   }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op](const Tensor& self) { return wrap(unary(op, self)); });
+  cls.def(name, [op, name](const Tensor& self) { return wrap(unary(op, check_sign(name, self))); });
   if (in_place) {
-    cls.def(stable_name(std::string(name) + "_"), [op](nb::handle self) {
-      unary(op, unwrap(self), {}, {}, true);
+    cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self) {
+      unary(op, check_sign(name, unwrap(self)), {}, {}, true);
       return nb::borrow(self);
     });
   }
@@ -134,7 +144,7 @@ constexpr UnaryEntry kUnary[] = {
     {"frac", UnaryOp::Frac, true},         {"reciprocal", UnaryOp::Reciprocal, true},
     {"square", UnaryOp::Square, true},     {"bitwise_not", UnaryOp::BitwiseNot, true},
     {"positive", UnaryOp::Identity, false}, {"sinc", UnaryOp::Sinc, true},
-    {"sgn", UnaryOp::Sign, true},  // real dtypes only: sgn is sign
+    {"sgn", UnaryOp::Sign, true},  // z / |z| for complex; sign refuses complex
     {"erfinv", UnaryOp::Erfinv, true},     {"lgamma", UnaryOp::Lgamma, true},
     {"digamma", UnaryOp::Digamma, true},
 };

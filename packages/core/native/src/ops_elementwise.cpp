@@ -377,18 +377,19 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
               "same dtype, but got ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
   EMBER_CHECK(rtol >= 0 && atol >= 0, ValueError, "[isclose] rtol and atol must be "
               "non-negative, got rtol=", rtol, " and atol=", atol);
-  reject_complex(a.dtype(), "isclose");
   Tensor close = compare(CompareOp::Eq, a, b);
-  if (!is_floating(a.dtype())) return close;
+  if (!is_floating(a.dtype()) && !is_complex(a.dtype())) return close;
   if (equal_nan) {
     close = compare(CompareOp::LogicalOr, close,
                     compare(CompareOp::LogicalAnd, predicate(PredicateOp::IsNan, a),
                             predicate(PredicateOp::IsNan, b)));
   }
-  // |a - b| <= atol + rtol * |b|, computed in a's dtype; infinities only equal themselves.
+  // |a - b| <= atol + rtol * |b|, computed in a's dtype (complex: with the complex abs, in
+  // its real dtype, as torch); infinities only equal themselves.
+  const ScalarType real_type = to_real_type(a.dtype());
   const Tensor diff = unary(UnaryOp::Abs, binary(BinaryOp::Sub, a, b));
-  const Tensor tol = binary(BinaryOp::Add, Tensor::scalar(atol, a.dtype()),
-                            binary(BinaryOp::Mul, Tensor::scalar(rtol, a.dtype()),
+  const Tensor tol = binary(BinaryOp::Add, Tensor::scalar(atol, real_type),
+                            binary(BinaryOp::Mul, Tensor::scalar(rtol, real_type),
                                    unary(UnaryOp::Abs, b)));
   const Tensor within = compare(CompareOp::LogicalAnd, compare(CompareOp::Le, diff, tol),
                                 predicate(PredicateOp::IsFinite, diff));

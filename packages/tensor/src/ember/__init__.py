@@ -62,6 +62,7 @@ from ember._linalg_legacy import (  # isort: skip
     slogdet,
     svd,
 )
+from ember._vector_ops import dist, inner, isreal, polar  # isort: skip
 from ember import _missing  # isort: skip
 
 _missing.install()  # `import ember.nn` without ember-nn names the distribution to install

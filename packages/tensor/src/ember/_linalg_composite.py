@@ -39,8 +39,14 @@ def _wrap_dim(d: object, ndim: int, op: str) -> int:
 
 
 def _check_norm_dtype(x: Any, dtype: object, op: str) -> None:
-    """torch's rule for `dtype=`: a floating dtype the input converts to without narrowing."""
-    if not isinstance(dtype, _C.dtype) or dtype not in (
+    """torch's rule for `dtype=`: a floating dtype the input converts to without narrowing (a
+    complex one for complex input: the norm is computed in it, the result is real)."""
+    if x.is_complex():
+        if dtype not in (_C.complex64, _C.complex128):
+            raise RuntimeError(
+                f"[{op}] dtype should be complex for complex inputs, but got {dtype}"
+            )
+    elif not isinstance(dtype, _C.dtype) or dtype not in (
         _C.float16,
         _C.bfloat16,
         _C.float32,
@@ -75,7 +81,7 @@ def vector_norm(
     t: Any = check_tensor(x, op, "x")
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise TypeError(f"[{op}] argument 'ord' must be a number, not {type(ord).__name__}")
-    if not t.is_floating_point():
+    if not (t.is_floating_point() or t.is_complex()):
         raise TypeError(f"[{op}] Expected a floating point tensor as input. Got {t.dtype}")
     check_bool(keepdim, op, "keepdim")
     if dtype is not None:
@@ -148,7 +154,7 @@ def matrix_norm(
     if dtype is not None:
         _check_norm_dtype(a, dtype, op)
         a = a.to(dtype)
-    if not a.is_floating_point():
+    if not (a.is_floating_point() or a.is_complex()):
         raise TypeError(f"[{op}] Expected a floating point tensor as input. Got {a.dtype}")
     numeric = not isinstance(ord, str) and not isinstance(ord, bool)
     if ord == "fro":

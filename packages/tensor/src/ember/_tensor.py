@@ -6,6 +6,7 @@ import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ember import _vector_ops
 from ember._device import DeviceLike, _as_device, _check_cpu, device
 from ember._tensor_str import tensor_repr
 from ember_core import _C
@@ -272,6 +273,18 @@ class Tensor(_C.TensorBase):
             "[contains] Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
             f"{type(element)}."
         )
+
+    def inner(self, other: Tensor) -> Tensor:
+        """See :func:`ember.inner`."""
+        return _vector_ops.inner(self, other)
+
+    def dist(self, other: Tensor, p: float = 2) -> Tensor:
+        """See :func:`ember.dist`."""
+        return _vector_ops.dist(self, other, p)
+
+    def isreal(self) -> Tensor:
+        """See :func:`ember.isreal`."""
+        return _vector_ops.isreal(self)
 
 
 def _numpy_operand(other: Any) -> Any:

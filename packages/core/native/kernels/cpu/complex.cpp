@@ -1,7 +1,10 @@
 // Kernels for complex64/complex128 (std::complex), compiled for the baseline ISA only: casts
-// to and from every dtype, arithmetic, comparisons, sum/prod and where.
+// to and from every dtype, arithmetic, comparisons, the elementwise math functions, sum/prod
+// and where.
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <numbers>
 
 #include "math_ops.h"
 #include "type_lists.h"
@@ -108,7 +111,58 @@ EMBER_COMPLEX_UNARY(Cos, std::cos(x))
 EMBER_COMPLEX_UNARY(Tanh, std::tanh(x))
 EMBER_COMPLEX_UNARY(Reciprocal, C(1) / x)
 EMBER_COMPLEX_UNARY(Square, x * x)
+EMBER_COMPLEX_UNARY(Rsqrt, C(1) / std::sqrt(x))
+EMBER_COMPLEX_UNARY(Exp2, std::exp(x * typename C::value_type(std::numbers::ln2)))
+EMBER_COMPLEX_UNARY(Log2, std::log(x) / typename C::value_type(std::numbers::ln2))
+EMBER_COMPLEX_UNARY(Log10, std::log10(x))
+EMBER_COMPLEX_UNARY(Tan, std::tan(x))
+EMBER_COMPLEX_UNARY(Asin, std::asin(x))
+EMBER_COMPLEX_UNARY(Acos, std::acos(x))
+EMBER_COMPLEX_UNARY(Atan, std::atan(x))
+EMBER_COMPLEX_UNARY(Sinh, std::sinh(x))
+EMBER_COMPLEX_UNARY(Cosh, std::cosh(x))
+EMBER_COMPLEX_UNARY(Asinh, std::asinh(x))
+EMBER_COMPLEX_UNARY(Acosh, std::acosh(x))
+EMBER_COMPLEX_UNARY(Atanh, std::atanh(x))
+EMBER_COMPLEX_UNARY(Sigmoid, C(1) / (C(1) + std::exp(-x)))
+// sgn: z / |z|, 0 at 0 (torch.sgn; torch.sign refuses complex in the front-end).
+EMBER_COMPLEX_UNARY(Sgn, x == C(0) ? C(0) : x / std::abs(x))
 #undef EMBER_COMPLEX_UNARY
+
+// log1p and expm1 as torch computes them (c10/util/complex_math.h): exact near 0, where
+// log(1 + z) and exp(z) - 1 would cancel.
+struct ComplexLog1p {
+  explicit ComplexLog1p(const OpParams&) {}
+  template <typename C> C operator()(C z) const {
+    using R = typename C::value_type;
+    const R x = z.real(), y = z.imag();
+    const R theta = std::atan2(y, x + R(1));
+    if (std::abs(z) < R(0.5)) {
+      const R r = x * (R(2) + x) + y * y;
+      if (r == R(0)) return {x, theta};  // underflow
+      return {R(0.5) * std::log1p(r), theta};
+    }
+    return {std::log(std::hypot(x + R(1), y)), theta};
+  }
+};
+struct ComplexExpm1 {
+  explicit ComplexExpm1(const OpParams&) {}
+  template <typename C> C operator()(C z) const {
+    using R = typename C::value_type;
+    const R x = z.real(), y = z.imag();
+    const R half_sin = std::sin(y / R(2));
+    return {std::expm1(x) * std::cos(y) - R(2) * half_sin * half_sin, std::exp(x) * std::sin(y)};
+  }
+};
+// sin(pi z) / (pi z), 1 at 0 (torch.sinc).
+struct ComplexSinc {
+  explicit ComplexSinc(const OpParams&) {}
+  template <typename C> C operator()(C z) const {
+    if (z == C(0)) return C(1);
+    const C pz = z * typename C::value_type(std::numbers::pi);
+    return std::sin(pz) / pz;
+  }
+};
 
 struct ComplexSum {
   template <typename T> static T combine(T a, T b) { return a + b; }
@@ -200,6 +254,24 @@ void fill_for(KernelTable& t) {
   unary(UnaryOp::Tanh) = &unary_loop<T, T, ComplexTanh>;
   unary(UnaryOp::Reciprocal) = &unary_loop<T, T, ComplexReciprocal>;
   unary(UnaryOp::Square) = &unary_loop<T, T, ComplexSquare>;
+  unary(UnaryOp::Rsqrt) = &unary_loop<T, T, ComplexRsqrt>;
+  unary(UnaryOp::Exp2) = &unary_loop<T, T, ComplexExp2>;
+  unary(UnaryOp::Expm1) = &unary_loop<T, T, ComplexExpm1>;
+  unary(UnaryOp::Log2) = &unary_loop<T, T, ComplexLog2>;
+  unary(UnaryOp::Log10) = &unary_loop<T, T, ComplexLog10>;
+  unary(UnaryOp::Log1p) = &unary_loop<T, T, ComplexLog1p>;
+  unary(UnaryOp::Tan) = &unary_loop<T, T, ComplexTan>;
+  unary(UnaryOp::Asin) = &unary_loop<T, T, ComplexAsin>;
+  unary(UnaryOp::Acos) = &unary_loop<T, T, ComplexAcos>;
+  unary(UnaryOp::Atan) = &unary_loop<T, T, ComplexAtan>;
+  unary(UnaryOp::Sinh) = &unary_loop<T, T, ComplexSinh>;
+  unary(UnaryOp::Cosh) = &unary_loop<T, T, ComplexCosh>;
+  unary(UnaryOp::Asinh) = &unary_loop<T, T, ComplexAsinh>;
+  unary(UnaryOp::Acosh) = &unary_loop<T, T, ComplexAcosh>;
+  unary(UnaryOp::Atanh) = &unary_loop<T, T, ComplexAtanh>;
+  unary(UnaryOp::Sigmoid) = &unary_loop<T, T, ComplexSigmoid>;
+  unary(UnaryOp::Sign) = &unary_loop<T, T, ComplexSgn>;
+  unary(UnaryOp::Sinc) = &unary_loop<T, T, ComplexSinc>;
   t.reduce[static_cast<int>(ReduceOp::Sum)][d] = &complex_reduce_loop<T, ComplexSum>;
   t.reduce[static_cast<int>(ReduceOp::Prod)][d] = &complex_reduce_loop<T, ComplexProd>;
   t.where[d] = &complex_where_loop<T>;

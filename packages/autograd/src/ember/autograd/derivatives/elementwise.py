@@ -56,7 +56,15 @@ def _max_min_input(g: Any, x: Any, y: Any, wins: Any) -> Any:
 def _sinc(g: Any, x: Any) -> Any:
     pix = x * math.pi
     grad = (pix * pix.cos() - pix.sin()) / (pix * x)
-    return g * ember.where(x == 0, 0.0, grad)
+    return g * conj(ember.where(x == 0, 0.0, grad))
+
+
+def _sgn(g: Any, x: Any, result: Any) -> Any:
+    # Real: 0. Complex sgn = z / |z| moves only with the angle: (g - s Re(g conj s)) / |z|, 0 at 0.
+    if not x.is_complex():
+        return _zeros(g)
+    along = result * ember.real(g * result.conj())
+    return ember.where(x == 0, 0.0, (g - along) / x.abs())
 
 
 def _clamp_input(g: Any, x: Any, low: Any, high: Any) -> Any:
@@ -89,7 +97,7 @@ RULES: dict[str, Rule] = {
     "neg": Rule("input", input=lambda g, a: -g),
     "positive": Rule("input", input=lambda g, a: g),
     "abs": Rule("input", input=lambda g, a: g * sgn(a.input)),
-    "sgn": Rule("input", input=lambda g, a: _zeros(g)),
+    "sgn": Rule("input", input=lambda g, a: _sgn(g, a.input, a.result)),
     "sign": Rule("input", input=lambda g, a: _zeros(g)),
     "ceil": Rule("input", input=lambda g, a: _zeros(g)),
     "floor": Rule("input", input=lambda g, a: _zeros(g)),
@@ -97,29 +105,32 @@ RULES: dict[str, Rule] = {
     "trunc": Rule("input", input=lambda g, a: _zeros(g)),
     "frac": Rule("input", input=lambda g, a: g),
     "exp": Rule("input", input=lambda g, a: g * conj(a.result)),
-    "exp2": Rule("input", input=lambda g, a: g * a.result * _LN2),
-    "expm1": Rule("input", input=lambda g, a: g * (a.result + 1)),
+    "exp2": Rule("input", input=lambda g, a: g * conj(a.result * _LN2)),
+    "expm1": Rule("input", input=lambda g, a: g * conj(a.result + 1)),
     "log": Rule("input", input=lambda g, a: g / conj(a.input)),
-    "log2": Rule("input", input=lambda g, a: g / (a.input * _LN2)),
-    "log10": Rule("input", input=lambda g, a: g / (a.input * _LN10)),
-    "log1p": Rule("input", input=lambda g, a: g / (a.input + 1)),
+    "log2": Rule("input", input=lambda g, a: g / conj(a.input * _LN2)),
+    "log10": Rule("input", input=lambda g, a: g / conj(a.input * _LN10)),
+    "log1p": Rule("input", input=lambda g, a: g / conj(a.input + 1)),
     "sqrt": Rule("input", input=lambda g, a: g / (2 * conj(a.result))),
-    "rsqrt": Rule("input", input=lambda g, a: -0.5 * g * a.result**3),
+    "rsqrt": Rule("input", input=lambda g, a: -0.5 * g * conj(a.result**3)),
     "square": Rule("input", input=lambda g, a: 2 * g * conj(a.input)),
     "reciprocal": Rule("input", input=lambda g, a: -g * conj(a.result * a.result)),
     "sin": Rule("input", input=lambda g, a: g * conj(a.input.cos())),
     "cos": Rule("input", input=lambda g, a: -g * conj(a.input.sin())),
-    "tan": Rule("input", input=lambda g, a: g * (1 + a.result * a.result)),
-    "asin": Rule("input", input=lambda g, a: g * (1 - a.input * a.input).rsqrt()),
-    "acos": Rule("input", input=lambda g, a: -g * (1 - a.input * a.input).rsqrt()),
-    "atan": Rule("input", input=lambda g, a: g / (1 + a.input * a.input)),
-    "sinh": Rule("input", input=lambda g, a: g * a.input.cosh()),
-    "cosh": Rule("input", input=lambda g, a: g * a.input.sinh()),
+    "tan": Rule("input", input=lambda g, a: g * conj(1 + a.result * a.result)),
+    "asin": Rule("input", input=lambda g, a: g * conj((1 - a.input * a.input).rsqrt())),
+    "acos": Rule("input", input=lambda g, a: -g * conj((1 - a.input * a.input).rsqrt())),
+    "atan": Rule("input", input=lambda g, a: g / conj(1 + a.input * a.input)),
+    "sinh": Rule("input", input=lambda g, a: g * conj(a.input.cosh())),
+    "cosh": Rule("input", input=lambda g, a: g * conj(a.input.sinh())),
     "tanh": Rule("input", input=lambda g, a: g * conj(1 - a.result * a.result)),
-    "asinh": Rule("input", input=lambda g, a: g * (a.input * a.input + 1).rsqrt()),
-    "acosh": Rule("input", input=lambda g, a: g * (a.input * a.input - 1).rsqrt()),
-    "atanh": Rule("input", input=lambda g, a: g / (1 - a.input * a.input)),
-    "sigmoid": Rule("input", input=lambda g, a: g * a.result * (1 - a.result)),
+    "asinh": Rule("input", input=lambda g, a: g * conj((a.input * a.input + 1).rsqrt())),
+    # acosh'(z) = 1 / (sqrt(z - 1) sqrt(z + 1)): equal to rsqrt(z^2 - 1) only for real z >= 1.
+    "acosh": Rule(
+        "input", input=lambda g, a: g / conj((a.input - 1).sqrt() * (a.input + 1).sqrt())
+    ),
+    "atanh": Rule("input", input=lambda g, a: g / conj(1 - a.input * a.input)),
+    "sigmoid": Rule("input", input=lambda g, a: g * conj(a.result * (1 - a.result))),
     "relu": Rule("input", input=lambda g, a: ember.where(a.result > 0, g, 0.0)),
     "erf": Rule("input", input=lambda g, a: g * _TWO_OVER_SQRT_PI * (-a.input * a.input).exp()),
     "erfc": Rule("input", input=lambda g, a: -g * _TWO_OVER_SQRT_PI * (-a.input * a.input).exp()),

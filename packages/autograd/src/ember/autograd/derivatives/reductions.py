@@ -182,6 +182,8 @@ def _cumprod(g: Any, x: Any, result: Any, dim: int) -> Any:
     d = dim % max(x.dim(), 1)
     if x.dim() == 0:
         return g
+    # Complex: the products conjugate (torch's cumprod_backward).
+    x, result = conj(x), conj(result)
     if not bool((x == 0).any()):
         return _cumsum(g * result, d) / x
     if ember.is_grad_enabled():
@@ -214,7 +216,7 @@ def _cumprod_twice_differentiable(g: Any, x: Any, d: int) -> Any:
 
 def _logsumexp(g: Any, a: Any) -> Any:
     result = _unreduce(a.result, a.input.shape, a.dim, a.keepdim)
-    return _unreduce(g, a.input.shape, a.dim, a.keepdim) * (a.input - result).exp()
+    return _unreduce(g, a.input.shape, a.dim, a.keepdim) * conj((a.input - result).exp())
 
 
 def _softmax(g: Any, y: Any, dim: int) -> Any:
