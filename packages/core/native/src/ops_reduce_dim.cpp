@@ -387,6 +387,19 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
                 ") should be convertible without narrowing to the specified dtype (",
                 dtype ? dtype_name(*dtype) : "", ")");
     const Tensor z = dtype ? to_dtype(x_in, *dtype) : x_in;
+    if (p == 2.0 && !out_arg.defined()) {
+      // |z|^2 = re^2 + im^2: the real 2-norm over (re, im) pairs as one more reduced dim, on
+      // the vectorized real kernels (|z| first costs a hypot per element: ~100x slower).
+      const auto mask = reduction_mask(z, dims, "norm");  // also checks the dims
+      Dims pairs;
+      for (int64_t d = 0; d < static_cast<int64_t>(mask.size()); ++d) {
+        if (mask[static_cast<size_t>(d)]) pairs.push_back(d);
+      }
+      pairs.push_back(z.dim());
+      Tensor r = norm(view_as_real(z), p, pairs, keepdim, std::nullopt, Tensor());
+      if (keepdim) r = squeeze(r, std::vector<int64_t>{r.dim() - 1});
+      return r;
+    }
     return norm(complex_abs(z, Tensor()), p, dims, keepdim, std::nullopt, out_arg);
   }
   EMBER_CHECK(is_floating(x_in.dtype()), RuntimeError,
