@@ -113,3 +113,8 @@ def test_batched_matmul_by_ellipsis_matches_matmul_gradients(
     assert b2.grad is not None
     np.testing.assert_allclose(a.grad.numpy(), a2.grad.numpy(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(b.grad.numpy(), b2.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_einsum_sublist_form_gradcheck() -> None:
+    a, b = leaf(2, 3, seed=5), leaf(3, 3, seed=6)
+    assert gradcheck(lambda x, y: ember.einsum(x, [0, 1], y, [1, 1], [0, 1]), [a, b])

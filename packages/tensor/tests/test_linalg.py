@@ -678,3 +678,37 @@ def test_blas_thread_count_does_not_change_results() -> None:
     finally:
         ember.set_num_threads(threads)
     np.testing.assert_allclose(one, a @ b, rtol=1e-12, atol=1e-12)
+
+
+SUBLIST_CASES = [
+    ([(2, 3), [0, 1], (3, 4), [1, 2], [0, 2]], "ij,jk->ik"),
+    ([(2, 3), [0, 1], (3, 4), [1, 2]], "ij,jk"),
+    ([(2, 3), [Ellipsis, 1], (3, 4), [1, 2]], "...j,jk"),
+    ([(3, 3), [5, 5]], "ii"),
+    ([(2, 3), [30, 1], (3,), [1], [30]], "ij,j->i"),
+    ([(2, 2, 3), [Ellipsis, 0], (3,), [0], [Ellipsis]], "...i,i->..."),
+]
+
+
+@pytest.mark.parametrize(("spec", "np_equation"), SUBLIST_CASES)
+def test_einsum_sublist_form_matches_numpy(spec: list[Any], np_equation: str) -> None:
+    rng = np.random.default_rng(0)
+    args: list[Any] = []
+    arrays = []
+    for item in spec:
+        if isinstance(item, tuple):
+            a = rng.standard_normal(item)
+            arrays.append(a)
+            args.append(ember.tensor(a))
+        else:
+            args.append(item)
+    expected = np.einsum(np_equation, *arrays)
+    np.testing.assert_allclose(ember.einsum(*args).numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_einsum_sublist_form_rejects_bad_subscripts() -> None:
+    a = ember.ones(2, 3)
+    with pytest.raises(ValueError, match=r"^\[einsum\] subscript in subscript list"):
+        ember.einsum(a, [0, 60])
+    with pytest.raises(TypeError, match=r"^\[einsum\] expected a list of subscripts"):
+        ember.einsum(a, "ij")

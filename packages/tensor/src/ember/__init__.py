@@ -63,6 +63,7 @@ from ember._linalg_legacy import (  # isort: skip
     svd,
 )
 from ember._vector_ops import dist, inner, isreal, polar  # isort: skip
+from ember._einsum import einsum  # isort: skip
 from ember import _missing  # isort: skip
 
 _missing.install()  # `import ember.nn` without ember-nn names the distribution to install
