@@ -169,6 +169,12 @@ bool index_along_rows(AlongKind kind, const Tensor& x, const Tensor& source, int
   const int64_t grain =
       work < kParallelGrain ? units : std::max<int64_t>(1, kParallelGrain / per_unit);
 
+  // Column blocks start at multiples of 64 bytes: threads share no cache line of aligned rows.
+  const int64_t line = std::max<int64_t>(1, 64 / x.element_size());
+  const auto column = [&](int64_t block) {
+    return block == blocks ? n : n * block / blocks / line * line;
+  };
+
   parallel_for(0, units, grain, [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end;) {
       const int64_t block = u / per_block;
@@ -176,8 +182,8 @@ bool index_along_rows(AlongKind kind, const Tensor& x, const Tensor& source, int
       Segment seg;
       seg.lo = u % rows;
       seg.hi = std::min(rows, seg.lo + (end - u));
-      const int64_t c0 = n * block / blocks;
-      seg.n = n * (block + 1) / blocks - c0;
+      const int64_t c0 = column(block);
+      seg.n = column(block + 1) - c0;
       seg.x = xb + o * outer->x + c0 * row->x;
       seg.src = sb + o * outer->src + c0 * row->src;
       seg.x_step = x_step;
