@@ -3,6 +3,8 @@
 // The along-dim ops run through the TensorIterator over the positions of the other dims (the
 // dim itself removed), and each loop call walks the whole index for its positions: two
 // positions never write one element, so threads never race, even on duplicate indices.
+// index_add_/index_copy_/index_fill_ over rows of 64+ elements take the row path instead
+// (index_along_rows.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,6 +17,7 @@
 #include "ember/ops.h"
 #include "ember/ops/index2.h"
 #include "ember/parallel.h"
+#include "index_along_rows.h"
 
 namespace ember {
 namespace {
@@ -251,8 +254,6 @@ Tensor into_out(const Tensor& result, const Tensor& out, const char* op) {
   return out;
 }
 
-enum class AlongKind { Add, Copy, Fill };
-
 // index_add_/index_copy_/index_fill_: checks, then one pass over x's positions.
 void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& index,
                   const Tensor& source, Scalar alpha, const char* op) {
@@ -304,7 +305,9 @@ void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& in
     if (kind == AlongKind::Add) return &along_loop<T, AddOp<T>>;
     return &along_loop<T, CopyOp<T>>;
   });
-  run_along(op, x1, {src}, d, without(x1.sizes(), d), loop, p);
+  if (!index_along_rows(kind, x1, src, d, p.index, p.count, p.alpha, p.alpha_int)) {
+    run_along(op, x1, {src}, d, without(x1.sizes(), d), loop, p);
+  }
   x.bump_version();
 }
 
