@@ -184,12 +184,19 @@ def _c2c(
     return _result(ember.view_as_complex(_N._fft_c2c(_pairs(t), dims, mode, forward)), out, op)
 
 
+def _scale(norm: str | None, hermitian: bool, op: str) -> str:
+    """The checked norm mode; the Hermitian transforms (hfft, ihfft, ...) run the opposite
+    direction's kernel, so they scale as its opposite mode."""
+    mode = _norm(norm, op)
+    return _SWAPPED[mode] if hermitian else mode
+
+
 def _r2c(
     x: object,
     s: int | Sequence[int] | None,
     dim: Dims,
     norm: str | None,
-    conj: bool,
+    hermitian: bool,
     out: Tensor | None,
     op: str,
 ) -> Tensor:
@@ -199,8 +206,8 @@ def _r2c(
     dims, sizes = _dims_and_sizes(t, s, dim, op)
     if not dims:
         raise RuntimeError(f"[{op}] must transform at least one axis")
-    pairs = _N._fft_r2c(_resized(t, dims, sizes), dims, _norm(norm, op), True)
-    return _result(ember.view_as_complex(_conj_pairs(pairs) if conj else pairs), out, op)
+    pairs = _N._fft_r2c(_resized(t, dims, sizes), dims, _scale(norm, hermitian, op), True)
+    return _result(ember.view_as_complex(_conj_pairs(pairs) if hermitian else pairs), out, op)
 
 
 def _c2r(
@@ -208,7 +215,7 @@ def _c2r(
     s: int | Sequence[int] | None,
     dim: Dims,
     norm: str | None,
-    conj: bool,
+    hermitian: bool,
     out: Tensor | None,
     op: str,
 ) -> Tensor:
@@ -221,9 +228,9 @@ def _c2r(
         raise RuntimeError(f"[{op}] Invalid number of data points ({last}) specified")
     sizes = [*sizes[:-1], last // 2 + 1]
     pairs = _pairs(_resized(t, dims, sizes))
-    if conj:
+    if hermitian:
         pairs = _conj_pairs(pairs)
-    return _result(_N._fft_c2r(pairs, dims, _norm(norm, op), last), out, op)
+    return _result(_N._fft_c2r(pairs, dims, _scale(norm, hermitian, op), last), out, op)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -459,7 +466,7 @@ def hfft(
         >>> ember.fft.hfft(ember.tensor([1.0, 0.0, 0.0]))
         tensor([1., 1., 1., 1.])
     """
-    return _c2r(input, n, dim, _SWAPPED[_norm(norm, "fft.hfft")], True, out, "fft.hfft")
+    return _c2r(input, n, dim, norm, True, out, "fft.hfft")
 
 
 def ihfft(
@@ -476,7 +483,7 @@ def ihfft(
         >>> ember.fft.ihfft(ember.tensor([1.0, 1.0, 1.0, 1.0]))
         tensor([1.-0.j, 0.-0.j, 0.-0.j])
     """
-    return _r2c(input, n, dim, _SWAPPED[_norm(norm, "fft.ihfft")], True, out, "fft.ihfft")
+    return _r2c(input, n, dim, norm, True, out, "fft.ihfft")
 
 
 def hfft2(
@@ -493,7 +500,7 @@ def hfft2(
         >>> ember.fft.hfft2(ember.ones(2, 3)).shape
         ember.Size([2, 4])
     """
-    return _c2r(input, s, dim, _SWAPPED[_norm(norm, "fft.hfft2")], True, out, "fft.hfft2")
+    return _c2r(input, s, dim, norm, True, out, "fft.hfft2")
 
 
 def ihfft2(
@@ -510,7 +517,7 @@ def ihfft2(
         >>> ember.fft.ihfft2(ember.ones(2, 4)).shape
         ember.Size([2, 3])
     """
-    return _r2c(input, s, dim, _SWAPPED[_norm(norm, "fft.ihfft2")], True, out, "fft.ihfft2")
+    return _r2c(input, s, dim, norm, True, out, "fft.ihfft2")
 
 
 def hfftn(
@@ -528,7 +535,7 @@ def hfftn(
         >>> ember.fft.hfftn(ember.ones(2, 3)).shape
         ember.Size([2, 4])
     """
-    return _c2r(input, s, dim, _SWAPPED[_norm(norm, "fft.hfftn")], True, out, "fft.hfftn")
+    return _c2r(input, s, dim, norm, True, out, "fft.hfftn")
 
 
 def ihfftn(
@@ -545,7 +552,7 @@ def ihfftn(
         >>> ember.fft.ihfftn(ember.ones(2, 4)).shape
         ember.Size([2, 3])
     """
-    return _r2c(input, s, dim, _SWAPPED[_norm(norm, "fft.ihfftn")], True, out, "fft.ihfftn")
+    return _r2c(input, s, dim, norm, True, out, "fft.ihfftn")
 
 
 # ------------------------------------------------------------------------------------------------

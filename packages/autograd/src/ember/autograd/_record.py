@@ -363,10 +363,14 @@ def _check_inplace(name: str, tensor: Any) -> None:
     if meta.view_base is not None:
         base_meta: AutogradMeta | None = meta.view_base._autograd_meta
         if base_meta is None or base_meta.grad_fn is None:
-            raise RuntimeError(
-                f"[{name}] a view of a leaf Variable that requires grad is being used in an "
-                "in-place operation."
-            )
+            raise _leaf_view_error(name)
+
+
+def _leaf_view_error(name: str) -> RuntimeError:
+    return RuntimeError(
+        f"[{name}] a view of a leaf Variable that requires grad is being used in an in-place "
+        "operation."
+    )
 
 
 def _untracked_view_base(name: str, tensor: Any) -> Any:
@@ -382,10 +386,7 @@ def _untracked_view_base(name: str, tensor: Any) -> Any:
     # The base requires grad now but the view was not recorded: torch refuses both cases.
     base_meta: AutogradMeta | None = base._autograd_meta
     if base_meta is None or base_meta.grad_fn is None:
-        raise RuntimeError(
-            f"[{name}] a view of a leaf Variable that requires grad is being used in an "
-            "in-place operation."
-        )
+        raise _leaf_view_error(name)
     raise RuntimeError(
         f"[{name}] a view was created in no_grad mode and is being modified inplace with grad "
         "mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "

@@ -14,28 +14,6 @@ void set_compare(Loop1d (&row)[kNumScalarTypes], TypeList<Ts...>) {
   ((row[dtype_index<Ts>()] = &binary_loop<Ts, bool, Op>), ...);
 }
 
-template <typename T>
-void where_loop(char** data, const int64_t* strides, int64_t n, const void*) {
-  constexpr int64_t s = sizeof(T);
-  if (strides[0] == s && strides[1] == 1 && strides[2] == s && strides[3] == s) {
-    T* __restrict out = reinterpret_cast<T*>(data[0]);
-    const bool* __restrict cond = reinterpret_cast<const bool*>(data[1]);
-    const T* __restrict a = reinterpret_cast<const T*>(data[2]);
-    const T* __restrict b = reinterpret_cast<const T*>(data[3]);
-    for (int64_t i = 0; i < n; ++i) out[i] = cond[i] ? a[i] : b[i];
-    return;
-  }
-  char *o = data[0], *c = data[1], *a = data[2], *b = data[3];
-  for (int64_t i = 0; i < n; ++i) {
-    *reinterpret_cast<T*>(o) = *reinterpret_cast<const bool*>(c) ? *reinterpret_cast<const T*>(a)
-                                                                 : *reinterpret_cast<const T*>(b);
-    o += strides[0];
-    c += strides[1];
-    a += strides[2];
-    b += strides[3];
-  }
-}
-
 template <typename... Ts>
 void set_where(Loop1d (&row)[kNumScalarTypes], TypeList<Ts...>) {
   ((row[dtype_index<Ts>()] = &where_loop<Ts>), ...);

@@ -211,19 +211,6 @@ void complex_reduce_loop(char** data, const int64_t* strides, int64_t n, const v
 }
 
 template <typename T>
-void complex_where_loop(char** data, const int64_t* strides, int64_t n, const void*) {
-  char *o = data[0], *c = data[1], *a = data[2], *b = data[3];
-  for (int64_t i = 0; i < n; ++i) {
-    *reinterpret_cast<T*>(o) = *reinterpret_cast<const bool*>(c) ? *reinterpret_cast<const T*>(a)
-                                                                 : *reinterpret_cast<const T*>(b);
-    o += strides[0];
-    c += strides[1];
-    a += strides[2];
-    b += strides[3];
-  }
-}
-
-template <typename T>
 void fill_for(KernelTable& t) {
   constexpr int d = dtype_index<T>();
   set_casts_to<T>(t.cast[d], RealTypes{});
@@ -274,7 +261,7 @@ void fill_for(KernelTable& t) {
   unary(UnaryOp::Sinc) = &unary_loop<T, T, ComplexSinc>;
   t.reduce[static_cast<int>(ReduceOp::Sum)][d] = &complex_reduce_loop<T, ComplexSum>;
   t.reduce[static_cast<int>(ReduceOp::Prod)][d] = &complex_reduce_loop<T, ComplexProd>;
-  t.where[d] = &complex_where_loop<T>;
+  t.where[d] = &where_loop<T>;
 }
 
 }  // namespace
