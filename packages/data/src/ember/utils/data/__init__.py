@@ -1,0 +1,1 @@
+"""Datasets, samplers, collation and DataLoader with PyTorch's API."""

@@ -1,0 +1,1 @@
+"""A drop-in for the standard multiprocessing module that shares ember tensors."""

@@ -1,0 +1,1 @@
+"""Neural-network modules, layers, losses and functional ops with PyTorch's API."""
