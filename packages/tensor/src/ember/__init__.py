@@ -48,6 +48,7 @@ from ember._tensor_str import get_printoptions, printoptions, set_printoptions
 from ember.serialization import load, save
 
 from ember import cuda, testing, version  # isort: skip
+from ember import accelerator, onnx  # isort: skip
 from ember import linalg  # isort: skip
 from ember import fft  # isort: skip
 from ember._linalg_legacy import (  # isort: skip
