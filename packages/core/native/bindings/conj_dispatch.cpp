@@ -54,11 +54,18 @@ PyObject* map_sequence(PyObject* seq, F f) {
   return out;
 }
 
-// A new reference: o with its conjugate views resolved (o itself when it has none).
-PyObject* resolved(PyObject* o) {
+PyObject* resolved_tensor(PyObject* o) {
   if (is_conj_tensor(o)) return PyObject_CallFunctionObjArgs(g_resolve, o, nullptr);
+  return Py_NewRef(o);
+}
+
+// A new reference: o with its conjugate views resolved (o itself when it has none). Like
+// holds_conj, it looks one level into a list/tuple and no deeper, so a list that contains
+// itself cannot make it recurse.
+PyObject* resolved(PyObject* o) {
+  if (is_conj_tensor(o)) return resolved_tensor(o);
   if (!holds_conj(o)) return Py_NewRef(o);
-  return map_sequence(o, [](PyObject* item) { return resolved(item); });
+  return map_sequence(o, resolved_tensor);
 }
 
 // A RuntimeError "[op] message"; methods are named "Tensor.op" in the dispatcher.

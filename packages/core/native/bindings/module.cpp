@@ -27,6 +27,13 @@ NB_MODULE(_C, m) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const ember::RuntimeError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const std::bad_alloc&) {
+      // A std container's allocation (shape vectors, per-thread buffers) ran out of memory.
+      PyErr_SetString(PyExc_RuntimeError, "DefaultCPUAllocator: not enough memory");
+    } catch (const std::length_error&) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "DefaultCPUAllocator: not enough memory (a requested size exceeds the "
+                      "largest allocation possible)");
     }
   });
 

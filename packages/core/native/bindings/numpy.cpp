@@ -157,8 +157,14 @@ bool is_sequence(nb::handle h) {
   return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr());
 }
 
+// Nesting deeper than this is refused: it bounds the recursion (a list that contains itself
+// would otherwise recurse until the stack overflows).
+constexpr size_t kMaxNestingDepth = 64;
+
 void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_element) {
   if (is_sequence(h)) {
+    EMBER_CHECK(depth < kMaxNestingDepth, ValueError, "[tensor] nested sequences deeper than ",
+                kMaxNestingDepth, " levels (does a list contain itself?)");
     const int64_t n = static_cast<int64_t>(nb::len(h));
     if (depth == shape.size()) {
       EMBER_CHECK(!any_element, ValueError, "[tensor] expected a number at depth ", depth,
@@ -196,10 +202,27 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
   }
 }
 
+// NOTE: converting an element may run Python code (__float__, __index__) that mutates the
+// lists being read, so every sequence is re-checked against the inferred shape here.
 template <typename T>
-void fill_elements(nb::handle h, T*& out) {
-  if (is_sequence(h)) {
-    for (nb::handle item : nb::iter(h)) fill_elements(item, out);
+void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
+  const bool sequence = is_sequence(h);
+  EMBER_CHECK(sequence == (depth < shape.size()), ValueError, "[tensor] the nested sequence ",
+              "changed while it was converted (found a ", sequence ? "sequence" : "number",
+              " at depth ", depth, ")");
+  if (sequence) {
+    const int64_t n = shape[depth];
+    for (int64_t i = 0; i <= n; ++i) {
+      // Checked before each element and after the last: the previous element's conversion
+      // may have resized the list.
+      EMBER_CHECK(static_cast<int64_t>(nb::len(h)) == n, ValueError, "[tensor] the nested ",
+                  "sequence changed while it was converted (expected length ", n, " at dim ",
+                  depth, ", got ", nb::len(h), ")");
+      if (i == n) break;
+      nb::object item = nb::steal(PySequence_GetItem(h.ptr(), static_cast<Py_ssize_t>(i)));
+      if (!item.is_valid()) throw nb::python_error();
+      fill_elements(item, shape, depth + 1, out);
+    }
     return;
   }
   PyObject* o = h.ptr();
@@ -272,7 +295,7 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   visit_dtype_with_complex(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data<T>();
-    fill_elements(data, out);
+    fill_elements(data, shape, 0, out);
   });
   return t;
 }

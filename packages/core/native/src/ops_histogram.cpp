@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ember/checked_math.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/ops/histogram.h"
@@ -37,8 +38,11 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
   const Tensor data = contiguous(x);
   const int64_t n = data.numel();
   // Per-chunk counts merged at the end: integer counts, so the merge order does not matter.
-  const int64_t chunks = parallel_chunks(0, n, kParallelGrain);
-  std::vector<int64_t> counts(chunks * bins, 0);
+  // Per-thread histograms only while they are small next to the input.
+  const int64_t chunks = bins <= n / 4 ? parallel_chunks(0, n, kParallelGrain) : 1;
+  Tensor counts_buffer =
+      zeros({checked_mul(chunks, bins, "histc", "the number of bins")}, ScalarType::Int64);
+  int64_t* counts = counts_buffer.data<int64_t>();
   visit_dtype(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<compute_t<T>>) {
@@ -49,7 +53,7 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
       const T width = static_cast<T>(static_cast<C>(right) - static_cast<C>(left));
       parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
         for (int64_t c = cb; c < ce; ++c) {
-          int64_t* h = counts.data() + c * bins;
+          int64_t* h = counts + c * bins;
           for (int64_t i = n * c / chunks; i < n * (c + 1) / chunks; ++i) {
             const C e = static_cast<C>(v[i]);
             if (!(e >= static_cast<C>(left) && e <= static_cast<C>(right))) continue;
@@ -100,7 +104,8 @@ Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {
                 "inputs, got the value ", iv[i], " at index ", i);
     largest = std::max(largest, iv[i]);
   }
-  const int64_t length = std::max(largest + 1, minlength);
+  const int64_t length =
+      std::max(checked_add(largest, 1, "bincount", "the largest value + 1"), minlength);
   if (!weights.defined()) {
     Tensor counts = zeros({length}, ScalarType::Int64);
     int64_t* c = counts.data<int64_t>();

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "ember/checked_math.h"
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
@@ -141,7 +142,7 @@ Tensor repeat(const Tensor& x, const std::vector<int64_t>& repeats) {
     const int64_t st = i < lead ? 0 : x.stride(i - lead);
     sizes.insert(sizes.end(), {repeats[i], s});
     strides.insert(strides.end(), {0, st});
-    out_shape.push_back(repeats[i] * s);
+    out_shape.push_back(checked_mul(repeats[i], s, "repeat", "the size of the result"));
   }
   checked_numel(out_shape, "repeat");
   Tensor expanded = x.as_strided(sizes, strides, x.offset());
@@ -180,7 +181,8 @@ Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t d2 = wrap_dim(dim2, ndim, "diag_embed");
   EMBER_CHECK(d1 != d2, RuntimeError, "[diag_embed] diagonal dimensions cannot be identical ",
               dim1, ", ", dim2);
-  const int64_t n = x.size(-1) + (offset < 0 ? -offset : offset);
+  const int64_t n = checked_add(x.size(-1), checked_abs(offset, "diag_embed", "the offset"),
+                                "diag_embed", "the size of the result");
   Shape sizes(x.sizes().begin(), x.sizes().end() - 1);
   sizes.insert(sizes.begin() + std::min(d1, d2), n);
   sizes.insert(sizes.begin() + std::max(d1, d2), n);
@@ -339,6 +341,11 @@ std::vector<Tensor> tensor_split(const Tensor& x, int64_t sections, int64_t dim)
               "[tensor_split] number of sections must be larger than 0, got ", sections);
   const int64_t d = wrap_dim(dim, x.dim(), "tensor_split");
   const int64_t n = x.size(d);
+  // Sections past the dim's size are empty tensors; a list of 2**62 of them cannot exist.
+  constexpr int64_t kMaxEmptySections = int64_t{1} << 20;
+  EMBER_CHECK(sections <= std::max(n, kMaxEmptySections), RuntimeError, "[tensor_split] ",
+              sections, " sections of a dim of size ", n, " would be more tensors than fit in ",
+              "memory (at most max(size, 2**20) sections)");
   std::vector<Tensor> out;
   int64_t start = 0;
   for (int64_t i = 0; i < sections; ++i) {
@@ -411,7 +418,7 @@ Tensor kron(const Tensor& a, const Tensor& b) {
     const int64_t sb = i < nd - b.dim() ? 1 : b.sizes()[i - (nd - b.dim())];
     a_sizes.insert(a_sizes.end(), {sa, 1});
     b_sizes.insert(b_sizes.end(), {1, sb});
-    out_shape.push_back(sa * sb);
+    out_shape.push_back(checked_mul(sa, sb, "kron", "the size of the result"));
   }
   checked_numel(out_shape, "kron");
   // One broadcast multiply over interleaved dims (a_i, b_i), then the pairs merge (a view).

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ember/checked_math.h"
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
@@ -239,8 +240,10 @@ Tensor as_strided_checked(const Tensor& x, const Shape& size, const Shape& strid
               "] mismatch in length of strides and shape: size ", size, ", stride ", stride);
   const int64_t offset = storage_offset.value_or(x.offset());
   EMBER_CHECK(offset >= 0, RuntimeError, "[", op, "] invalid storage offset ", offset);
+  int64_t numel = 1;
   for (size_t i = 0; i < size.size(); ++i) {
     EMBER_CHECK(size[i] >= 0, RuntimeError, "[", op, "] sizes must be non-negative, got ", size);
+    numel = checked_mul(numel, size[i], op, "the number of elements");
     EMBER_CHECK(stride[i] >= 0, RuntimeError, "[", op,
                 "] Negative strides are not supported at the moment, got strides: ", stride);
   }

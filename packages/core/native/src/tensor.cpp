@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ember/checked_math.h"
 #include "ember/errors.h"
 
 namespace ember {
@@ -26,7 +27,7 @@ Shape contiguous_strides(const Shape& sizes) {
   int64_t s = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
-    s *= std::max<int64_t>(sizes[i], 1);
+    s = checked_mul(s, std::max<int64_t>(sizes[i], 1), "empty", "the stride of a tensor");
   }
   return strides;
 }
@@ -161,6 +162,7 @@ bool Tensor::is_non_overlapping_and_dense() const {
 }
 
 Tensor Tensor::as_strided(const Shape& sizes, const Shape& strides, int64_t offset) const {
+  checked_numel(sizes, "view");  // so numel() never overflows on any view
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = impl_->storage;
   impl->sizes = sizes;
