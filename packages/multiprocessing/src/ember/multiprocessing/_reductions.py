@@ -1,0 +1,89 @@
+"""Pickling reductions that send ember tensors through shared memory.
+
+Registered with ``multiprocessing.reduction.ForkingPickler`` when ember.multiprocessing is
+imported, so every Queue, SimpleQueue, Pipe, Pool and spawned Process argument uses them. A
+tensor is moved to shared memory in place (``share_memory_``) on send; the receiver maps the
+same segment, and views of one storage are rebuilt as views of one storage.
+"""
+
+from __future__ import annotations
+
+from multiprocessing import reduction
+from typing import Any
+
+import ember
+from ember_core import _C
+
+from ember.multiprocessing import _sharing
+
+
+def _rebuild_tensor(
+    cls: type,
+    strategy: str,
+    name: str,
+    fd_source: Any,
+    nbytes: int,
+    offset: int,
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+    dtype: Any,
+    requires_grad: bool,
+    conj: bool,
+) -> ember.Tensor:
+    if strategy == "file_system":
+        _sharing.ensure_tracker()
+        fd = -1
+    else:
+        fd = fd_source.detach()  # a descriptor of our own: the storage keeps or closes it
+    t: ember.Tensor = _C._shm_rebuild(strategy, name, fd, nbytes, offset, sizes, strides, dtype)
+    if conj:
+        t = t.conj()
+    if cls is not ember.Tensor:
+        try:  # a subclass such as nn.Parameter takes (data, requires_grad)
+            rebuilt: ember.Tensor = cls(t, requires_grad)
+            return rebuilt
+        except TypeError:
+            pass
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def reduce_tensor(tensor: ember.Tensor) -> tuple[Any, tuple[Any, ...]]:
+    """The reduction of a tensor for ForkingPickler: its storage moves to shared memory.
+
+    Raises:
+        RuntimeError: for a non-leaf tensor that requires grad (autograd does not cross
+            process boundaries; send ``tensor.detach()``).
+    """
+    if tensor.requires_grad and not getattr(tensor, "is_leaf", True):
+        raise RuntimeError(
+            "[reduce_tensor] cowardly refusing to serialize a non-leaf tensor which requires "
+            "grad, since autograd does not support crossing process boundaries; if you just "
+            "want to transfer the data, call detach() on the tensor before sending it"
+        )
+    native: Any = tensor
+    native.share_memory_()
+    strategy, name, fd, nbytes = _C._shm_export(tensor)
+    fd_source = reduction.DupFd(fd) if strategy == "file_descriptor" else None
+    return (
+        _rebuild_tensor,
+        (
+            type(tensor),
+            strategy,
+            name,
+            fd_source,
+            nbytes,
+            native.storage_offset(),
+            tuple(tensor.shape),
+            tuple(native.stride()),
+            tensor.dtype,
+            bool(tensor.requires_grad),
+            bool(native.is_conj()),
+        ),
+    )
+
+
+def init_reductions() -> None:
+    """Registers reduce_tensor for ember.Tensor (and subclasses) with ForkingPickler."""
+    reduction.ForkingPickler.register(ember.Tensor, reduce_tensor)
