@@ -10,6 +10,7 @@ import traceback
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import ember.multiprocessing  # noqa: F401  (workers send tensors through shared memory)
 from ember.utils.data import _worker_state
 
 
