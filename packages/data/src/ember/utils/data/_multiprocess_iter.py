@@ -138,8 +138,16 @@ class MultiProcessIter:
         if w.process.exitcode is not None or not w.process.is_alive():
             w.process.join(0.1)
             code, pid = w.process.exitcode, w.process.pid
-            self._shutdown_workers()
+            self._shutdown_workers(graceful=False)
             raise RuntimeError(_death_message(w.id, pid, code))
+
+    def _check_deaths(self) -> None:
+        # One poll of every sentinel per batch: a death is reported even while batches that
+        # were prefetched before it are still buffered.
+        dead = multiprocessing.connection.wait([w.process.sentinel for w in self._workers], 0)
+        for w in self._workers:
+            if w.process.sentinel in dead:
+                self._check_alive(w)
 
     def _receive(self, timeout: float) -> None:
         """Waits for one message (or a death, or the timeout) and files it."""
@@ -150,7 +158,7 @@ class MultiProcessIter:
             [*by_conn, *by_sentinel], None if deadline is None else timeout
         )
         if not ready:
-            self._shutdown_workers()
+            self._shutdown_workers(graceful=False)
             raise RuntimeError(f"DataLoader timed out after {self._loader.timeout} seconds")
         got_message = False
         for r in ready:
@@ -162,7 +170,7 @@ class MultiProcessIter:
             except Exception as error:  # EOF, a torn message, an fd we can no longer fetch
                 w.process.join(0.5)
                 self._check_alive(w)
-                self._shutdown_workers()
+                self._shutdown_workers(graceful=False)
                 raise RuntimeError(
                     f"DataLoader worker {w.id} (pid {w.process.pid}): could not receive a "
                     f"batch: {type(error).__name__}: {error}"
@@ -206,6 +214,7 @@ class MultiProcessIter:
     def __next__(self) -> Any:
         if self._shutdown:
             raise StopIteration
+        self._check_deaths()
         try:
             kind, payload = self._next_result()
         except StopIteration:
@@ -221,7 +230,8 @@ class MultiProcessIter:
         return len(self._loader)
 
     # -- shutdown --------------------------------------------------------------------------
-    def _shutdown_workers(self) -> None:
+    def _shutdown_workers(self, graceful: bool = True) -> None:
+        # graceful=False (a timeout or a dead worker): the others are stopped at once.
         if self._shutdown:
             return
         self._shutdown = True
@@ -231,7 +241,7 @@ class MultiProcessIter:
             except (OSError, ValueError):
                 pass
             w.result_r.close()  # a worker blocked sending a batch gets EPIPE and exits
-        deadline = time.monotonic() + _JOIN_TIMEOUT
+        deadline = time.monotonic() + (_JOIN_TIMEOUT if graceful else 0.0)
         for w in self._workers:
             w.process.join(max(0.0, deadline - time.monotonic()))
         for w in self._workers:
