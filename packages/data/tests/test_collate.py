@@ -5,9 +5,10 @@ from __future__ import annotations
 import collections
 from typing import NamedTuple
 
-import ember
 import numpy as np
 import pytest
+
+import ember
 from ember.utils.data import default_collate, default_convert
 
 
@@ -24,7 +25,11 @@ def test_tensors_stack() -> None:
 
 
 def test_ragged_tensors_error() -> None:
-    with pytest.raises(RuntimeError, match=r"stack expects each tensor to be equal size, but got \[2\] at entry 0 and \[3\] at entry 1"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"stack expects each tensor to be equal size, but got \[2\] at entry 0 and "
+        r"\[3\] at entry 1",
+    ):
         default_collate([ember.ones(2), ember.ones(3)])
 
 
@@ -44,7 +49,7 @@ def test_numpy() -> None:
     assert out.dtype == ember.float32 and tuple(out.shape) == (2, 3)
     s = default_collate([np.float64(1.0), np.float64(2.0)])
     assert s.dtype == ember.float64 and s.tolist() == [1.0, 2.0]
-    with pytest.raises(TypeError, match="found <U1|found <class"):
+    with pytest.raises(TypeError, match=r"found <U1|found <class"):
         default_collate([np.array(["a"]), np.array(["b"])])
 
 
@@ -65,7 +70,11 @@ def test_mappings_namedtuples_sequences() -> None:
 
 
 def test_unsupported_type() -> None:
-    with pytest.raises(TypeError, match="default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found <class 'object'>"):
+    with pytest.raises(
+        TypeError,
+        match="default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+        "lists; found <class 'object'>",
+    ):
         default_collate([object(), object()])
 
 
@@ -80,7 +89,7 @@ def test_default_convert() -> None:
 
 
 def test_collate_matches_torch() -> None:
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     from torch.utils.data import default_collate as tc
 
     batch = [{"a": 1.0, "b": [1, 2]}, {"a": 2.0, "b": [3, 4]}]

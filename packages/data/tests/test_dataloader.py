@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 
-import ember
 import numpy as np
 import pytest
-from ember.utils.data import DataLoader, TensorDataset, get_worker_info
 from ember_data_helpers import (
     InitEnv,
     RandomDraws,
@@ -17,6 +15,9 @@ from ember_data_helpers import (
     failing_init,
     record_init,
 )
+
+import ember
+from ember.utils.data import DataLoader, TensorDataset, get_worker_info
 
 
 def batches_as_lists(loader: DataLoader) -> list:
@@ -78,8 +79,14 @@ def test_two_workers_give_the_batches_of_zero_workers(method: str) -> None:
 
     def run(workers: int) -> list:
         kw = {"multiprocessing_context": method} if workers else {}
-        loader = DataLoader(ds, batch_size=4, shuffle=True, num_workers=workers,
-                            generator=ember.Generator().manual_seed(7), **kw)
+        loader = DataLoader(
+            ds,
+            batch_size=4,
+            shuffle=True,
+            num_workers=workers,
+            generator=ember.Generator().manual_seed(7),
+            **kw,
+        )
         return [(a.tolist(), b.tolist()) for a, b in loader]
 
     zero, two = run(0), run(2)
@@ -96,16 +103,20 @@ def test_worker_batches_arrive_in_shared_memory() -> None:
 
 def test_workers_seeded_from_generator() -> None:
     def draws(seed: int) -> list:
-        loader = DataLoader(RandomDraws(), batch_size=2, num_workers=2,
-                            generator=ember.Generator().manual_seed(seed))
+        loader = DataLoader(
+            RandomDraws(),
+            batch_size=2,
+            num_workers=2,
+            generator=ember.Generator().manual_seed(seed),
+        )
         return [[t.tolist() for t in b] for b in loader]
 
     a, b, c = draws(1), draws(1), draws(2)
     assert a == b and a != c
     # each worker has its own stream: worker 0's first draw differs from worker 1's
     by_worker = {}
-    for idx, wid, py, em in a:
-        for i, w, p, e in zip(idx, wid, py, em):
+    for _, wid, py, em in a:
+        for w, p, e in zip(wid, py, em, strict=True):
             by_worker.setdefault(w, []).append((p, e))
     assert set(by_worker) == {0, 1}
     assert by_worker[0][0] != by_worker[1][0]
@@ -113,11 +124,16 @@ def test_workers_seeded_from_generator() -> None:
 
 def test_worker_info_and_init_fn() -> None:
     assert get_worker_info() is None
-    infos = [tuple(x.tolist() if hasattr(x, "tolist") else x for x in b)
-             for b in DataLoader(WorkerIds(), batch_size=None, num_workers=2,
-                                 generator=ember.Generator().manual_seed(0))]
+    infos = [
+        tuple(x.tolist() if hasattr(x, "tolist") else x for x in b)
+        for b in DataLoader(
+            WorkerIds(), batch_size=None, num_workers=2, generator=ember.Generator().manual_seed(0)
+        )
+    ]
     ids = sorted({i[0] for i in infos})
-    assert ids == [0, 1] and all(i[1] == 2 for i in infos) and all(i[3] == "WorkerIds" for i in infos)
+    assert (
+        ids == [0, 1] and all(i[1] == 2 for i in infos) and all(i[3] == "WorkerIds" for i in infos)
+    )
     seeds = {i[0]: i[2] for i in infos}
     assert seeds[1] == seeds[0] + 1  # base_seed + worker_id
     out = list(DataLoader(InitEnv(), batch_size=None, num_workers=2, worker_init_fn=record_init))
@@ -140,8 +156,9 @@ def test_worker_info_is_read_only() -> None:
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_iterable_dataset_sharded_across_workers(method: str) -> None:
-    loader = DataLoader(ShardedRange(10), batch_size=3, num_workers=2,
-                        multiprocessing_context=method)
+    loader = DataLoader(
+        ShardedRange(10), batch_size=3, num_workers=2, multiprocessing_context=method
+    )
     got = sorted(i for b in loader for i in b.tolist())
     assert got == list(range(10))
     assert [b.tolist() for b in DataLoader(ShardedRange(5), batch_size=2)] == [[0, 1], [2, 3], [4]]

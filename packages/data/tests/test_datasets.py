@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import ember
 import numpy as np
 import pytest
+from ember_data_helpers import Range, ShardedRange
+
+import ember
 from ember.utils.data import (
     ChainDataset,
     ConcatDataset,
@@ -15,7 +17,6 @@ from ember.utils.data import (
     TensorDataset,
     random_split,
 )
-from ember_data_helpers import Range, ShardedRange
 
 
 def test_tensor_dataset() -> None:

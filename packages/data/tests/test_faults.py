@@ -12,10 +12,11 @@ import sys
 import textwrap
 import time
 
-import ember.multiprocessing as mp
 import pytest
-from ember.utils.data import DataLoader
 from ember_data_helpers import KillInGetitem, RaiseAt, Range, Slow
+
+import ember.multiprocessing as mp
+from ember.utils.data import DataLoader
 
 REPEATS = 20
 
@@ -38,19 +39,27 @@ def test_worker_killed_by_a_signal_every_time(method: str) -> None:
     before = shm_files()
     workers = 2 if method == "fork" else 1  # spawn: one interpreter per loader keeps this fast
     inside = [
-        DataLoader(KillInGetitem(8, at=i % 4), batch_size=2, num_workers=1,
-                   multiprocessing_context=method, timeout=60)
+        DataLoader(
+            KillInGetitem(8, at=i % 4),
+            batch_size=2,
+            num_workers=1,
+            multiprocessing_context=method,
+            timeout=60,
+        )
         for i in range(REPEATS // 2)
     ]
     outside = [
-        DataLoader(Range(64), batch_size=2, num_workers=workers, multiprocessing_context=method,
-                   timeout=60)
+        DataLoader(
+            Range(64), batch_size=2, num_workers=workers, multiprocessing_context=method, timeout=60
+        )
         for _ in range(REPEATS // 2)
     ]
     # Every iterator starts its workers first, so spawn's interpreters start up in parallel.
     iterators = [iter(loader) for loader in inside + outside]
     for it in iterators[: REPEATS // 2]:
-        with pytest.raises(RuntimeError, match=r"DataLoader worker 0 \(pid \d+\) was killed by signal SIGKILL"):
+        with pytest.raises(
+            RuntimeError, match=r"DataLoader worker 0 \(pid \d+\) was killed by signal SIGKILL"
+        ):
             for _ in it:
                 pass
     for n, it in enumerate(iterators[REPEATS // 2 :]):
@@ -59,15 +68,19 @@ def test_worker_killed_by_a_signal_every_time(method: str) -> None:
         victim = it._workers[wid]  # type: ignore[attr-defined]
         os.kill(victim.process.pid, signal.SIGKILL)
         victim.process.join(5)
-        with pytest.raises(RuntimeError, match=rf"worker {wid} \(pid {victim.process.pid}\) was killed by signal SIGKILL"):
+        with pytest.raises(
+            RuntimeError,
+            match=rf"worker {wid} \(pid {victim.process.pid}\) was killed by signal SIGKILL",
+        ):
             next(it)  # detected before any buffered batch is handed out
     assert shm_files() == before
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_worker_exception_reraised_with_type_traceback_and_id(method: str) -> None:
-    loader = DataLoader(RaiseAt(8, at=5), batch_size=None, num_workers=2,
-                        multiprocessing_context=method)
+    loader = DataLoader(
+        RaiseAt(8, at=5), batch_size=None, num_workers=2, multiprocessing_context=method
+    )
     it = iter(loader)
     assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]
     with pytest.raises(KeyError) as info:
@@ -108,8 +121,13 @@ def test_file_system_strategy_leaks_nothing() -> None:
 def _run(script: str) -> subprocess.Popen[str]:
     helpers = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([helpers, *sys.path]))
-    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])

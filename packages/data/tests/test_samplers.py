@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import collections
 
-import ember
 import numpy as np
 import pytest
+
+import ember
 from ember.utils.data import (
     BatchSampler,
     DistributedSampler,

@@ -11,11 +11,12 @@ import textwrap
 import time
 from collections.abc import Iterator
 
-import ember
-import ember.multiprocessing as mp
 import ember_mp_helpers as helpers
 import numpy as np
 import pytest
+
+import ember
+import ember.multiprocessing as mp
 from ember_core import _C
 
 STRATEGIES = ["file_descriptor", "file_system"]
@@ -210,7 +211,9 @@ def test_file_system_segments_reclaimed_after_sigkill_of_every_process() -> None
             time.sleep(60)
         """
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(helpers.__file__), *sys.path]))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(helpers.__file__), *sys.path])
+    )
     proc = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )

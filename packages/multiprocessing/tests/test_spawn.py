@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import ember
-import ember.multiprocessing as mp
 import ember_mp_helpers as helpers
 import pytest
+
+import ember
+import ember.multiprocessing as mp
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])

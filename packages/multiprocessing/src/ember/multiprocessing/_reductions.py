@@ -11,10 +11,9 @@ from __future__ import annotations
 from multiprocessing import reduction
 from typing import Any
 
-import ember
-from ember_core import _C
-
+from ember._tensor import Tensor
 from ember.multiprocessing import _sharing
+from ember_core import _C
 
 
 def _rebuild_tensor(
@@ -29,18 +28,18 @@ def _rebuild_tensor(
     dtype: Any,
     requires_grad: bool,
     conj: bool,
-) -> ember.Tensor:
+) -> Tensor:
     if strategy == "file_system":
         _sharing.ensure_tracker()
         fd = -1
     else:
         fd = fd_source.detach()  # a descriptor of our own: the storage keeps or closes it
-    t: ember.Tensor = _C._shm_rebuild(strategy, name, fd, nbytes, offset, sizes, strides, dtype)
+    t: Tensor = _C._shm_rebuild(strategy, name, fd, nbytes, offset, sizes, strides, dtype)
     if conj:
         t = t.conj()
-    if cls is not ember.Tensor:
+    if cls is not Tensor:
         try:  # a subclass such as nn.Parameter takes (data, requires_grad)
-            rebuilt: ember.Tensor = cls(t, requires_grad)
+            rebuilt: Tensor = cls(t, requires_grad)
             return rebuilt
         except TypeError:
             pass
@@ -49,7 +48,7 @@ def _rebuild_tensor(
     return t
 
 
-def reduce_tensor(tensor: ember.Tensor) -> tuple[Any, tuple[Any, ...]]:
+def reduce_tensor(tensor: Tensor) -> tuple[Any, tuple[Any, ...]]:
     """The reduction of a tensor for ForkingPickler: its storage moves to shared memory.
 
     Raises:
@@ -75,7 +74,7 @@ def reduce_tensor(tensor: ember.Tensor) -> tuple[Any, tuple[Any, ...]]:
             fd_source,
             nbytes,
             native.storage_offset(),
-            tuple(tensor.shape),
+            tuple(native.shape),
             tuple(native.stride()),
             tensor.dtype,
             bool(tensor.requires_grad),
@@ -85,5 +84,5 @@ def reduce_tensor(tensor: ember.Tensor) -> tuple[Any, tuple[Any, ...]]:
 
 
 def init_reductions() -> None:
-    """Registers reduce_tensor for ember.Tensor (and subclasses) with ForkingPickler."""
-    reduction.ForkingPickler.register(ember.Tensor, reduce_tensor)
+    """Registers reduce_tensor for Tensor (and subclasses) with ForkingPickler."""
+    reduction.ForkingPickler.register(Tensor, reduce_tensor)

@@ -7,6 +7,7 @@ As torch.multiprocessing.spawn: an exception in a child is re-raised in the pare
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -15,9 +16,8 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Callable
-from typing import Any
-
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 
 class ProcessException(Exception):
@@ -123,7 +123,7 @@ class ProcessContext:
         ready = multiprocessing.connection.wait(list(self.sentinels), timeout=timeout)
         error_index = None
         for sentinel in ready:
-            index = self.sentinels.pop(sentinel)  # type: ignore[call-overload]
+            index = self.sentinels.pop(sentinel)  # type: ignore[arg-type]
             process = self.processes[index]
             process.join()
             if process.exitcode != 0:
@@ -165,10 +165,8 @@ class ProcessContext:
 
     def __del__(self) -> None:
         for f in getattr(self, "error_files", ()):
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(f)
-            except OSError:
-                pass
 
 
 def start_processes(
@@ -199,7 +197,7 @@ def start_processes(
         raise ValueError(f"[start_processes] nprocs must be a positive int, got {nprocs!r}")
     from ember import multiprocessing as emp
 
-    ctx = emp.get_context(start_method)
+    ctx: Any = emp.get_context(start_method)
     error_files: list[str] = []
     processes: list[BaseProcess] = []
     for i in range(nprocs):

@@ -8,14 +8,14 @@ worker is noticed the moment it dies, and ``timeout`` bounds the whole wait.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing.connection
 import time
 from typing import Any
 
 import ember
-import ember.multiprocessing  # noqa: F401  (registers the tensor reductions)
-
+import ember.multiprocessing
 from ember.utils.data import worker as _worker
 
 _JOIN_TIMEOUT = 2.0
@@ -162,7 +162,7 @@ class MultiProcessIter:
             raise RuntimeError(f"DataLoader timed out after {self._loader.timeout} seconds")
         got_message = False
         for r in ready:
-            w = by_conn.get(r)  # type: ignore[call-overload]
+            w = by_conn.get(r)
             if w is None:
                 continue
             try:
@@ -182,7 +182,7 @@ class MultiProcessIter:
             self._results[task_id] = (kind, payload)
         if not got_message:
             for r in ready:
-                w = by_sentinel.get(r)  # type: ignore[call-overload]
+                w = by_sentinel.get(r)
                 if w is not None and not w.result_r.poll():
                     self._check_alive(w)
 
@@ -236,10 +236,8 @@ class MultiProcessIter:
             return
         self._shutdown = True
         for w in self._workers:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 w.index_w.send(None)
-            except (OSError, ValueError):
-                pass
             w.result_r.close()  # a worker blocked sending a batch gets EPIPE and exits
         deadline = time.monotonic() + (_JOIN_TIMEOUT if graceful else 0.0)
         for w in self._workers:
@@ -248,13 +246,9 @@ class MultiProcessIter:
             if w.process.is_alive():
                 w.process.kill()
                 w.process.join(1.0)
-            try:
+            with contextlib.suppress(OSError):
                 w.index_w.close()
-            except OSError:
-                pass
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._shutdown_workers()
-        except Exception:
-            pass

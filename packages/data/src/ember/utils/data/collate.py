@@ -12,13 +12,12 @@ import sys
 from typing import Any
 
 import ember
+from ember._tensor import Tensor
+from ember.utils.data import _worker_state
 from ember_core import _C
 
-from ember.utils.data import _worker_state
-
 _ERR = (
-    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
-    "found {}"
+    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 )
 _STRING_KINDS = "SaUO"
 
@@ -37,8 +36,8 @@ def _is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
-def _stack(batch: list[ember.Tensor]) -> ember.Tensor:
-    first = tuple(batch[0].shape)
+def _stack(batch: list[Any]) -> Tensor:
+    first: tuple[int, ...] = tuple(batch[0].shape)
     for i, t in enumerate(batch):
         if tuple(t.shape) != first:
             raise RuntimeError(
@@ -47,8 +46,10 @@ def _stack(batch: list[ember.Tensor]) -> ember.Tensor:
             )
     if _worker_state.info is not None:
         out = _C._empty_shared([len(batch), *first], batch[0].dtype)
-        return ember.stack(batch, 0, out=out)
-    return ember.stack(batch, 0)
+        stacked: Tensor = ember.stack(batch, 0, out=out)
+    else:
+        stacked = ember.stack(batch, 0)
+    return stacked
 
 
 def default_collate(batch: Any) -> Any:
@@ -68,7 +69,7 @@ def default_collate(batch: Any) -> Any:
         tensor([0, 1])
     """
     elem = batch[0]
-    if isinstance(elem, ember.Tensor):
+    if isinstance(elem, Tensor):
         return _stack(list(batch))
     if _is_ndarray(elem):
         if elem.dtype.kind in _STRING_KINDS:
@@ -96,13 +97,13 @@ def default_collate(batch: Any) -> Any:
         except TypeError:
             return fields
     if _is_namedtuple(elem):
-        return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
+        return type(elem)(*(default_collate(list(s)) for s in zip(*batch, strict=True)))
     if isinstance(elem, collections.abc.Sequence):
         it = iter(batch)
         size = len(next(it))
         if not all(len(e) == size for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
-        transposed = list(zip(*batch))
+        transposed = list(zip(*batch, strict=True))
         if isinstance(elem, tuple):
             return [default_collate(list(s)) for s in transposed]
         collated = [default_collate(list(s)) for s in transposed]
@@ -123,7 +124,7 @@ def default_convert(data: Any) -> Any:
         >>> default_convert({"x": np.zeros(2)})["x"].dtype
         ember.float64
     """
-    if isinstance(data, ember.Tensor):
+    if isinstance(data, Tensor):
         return data
     if _is_ndarray(data) or _is_numpy_scalar(data):
         if data.dtype.kind in _STRING_KINDS:

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import ember
-
 from ember.utils.data.collate import default_collate, default_convert
 from ember.utils.data.dataset import Dataset, IterableDataset
 from ember.utils.data.sampler import (
@@ -97,7 +96,7 @@ class DataLoader(Generic[T_co]):
 
     def __init__(
         self,
-        dataset: Dataset[T_co] | Any,
+        dataset: Any,
         batch_size: int | None = 1,
         shuffle: bool | None = None,
         sampler: Sampler[Any] | Iterable[Any] | None = None,
@@ -185,7 +184,7 @@ class DataLoader(Generic[T_co]):
             else:
                 sampler = SequentialSampler(dataset)
         if batch_size is not None and batch_sampler is None:
-            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)  # type: ignore[arg-type]
         self.batch_size = batch_size
         self.drop_last = drop_last
         self.sampler = sampler
@@ -226,8 +225,7 @@ class DataLoader(Generic[T_co]):
     def __setattr__(self, attr: str, val: Any) -> None:
         if self.__initialized and attr in _FROZEN:
             raise ValueError(
-                f"{attr} attribute should not be set after {self.__class__.__name__} is "
-                "initialized"
+                f"{attr} attribute should not be set after {self.__class__.__name__} is initialized"
             )
         super().__setattr__(attr, val)
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import ember
+from ember._tensor import Tensor
 
 T_co = TypeVar("T_co", covariant=True)
 T = TypeVar("T")
@@ -55,7 +56,7 @@ class IterableDataset(Dataset[T_co]):
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset[tuple[ember.Tensor, ...]]):
+class TensorDataset(Dataset[tuple[Tensor, ...]]):
     """Samples are the i-th rows of the given tensors (all of one first dimension).
 
     Example:
@@ -64,16 +65,17 @@ class TensorDataset(Dataset[tuple[ember.Tensor, ...]]):
         (5, 1)
     """
 
-    tensors: tuple[ember.Tensor, ...]
+    tensors: tuple[Tensor, ...]
 
-    def __init__(self, *tensors: ember.Tensor) -> None:
+    def __init__(self, *tensors: Tensor) -> None:
         if not tensors:
             raise ValueError("[TensorDataset] needs at least one tensor")
         for t in tensors:
-            if not isinstance(t, ember.Tensor) or t.dim() == 0:
+            if not isinstance(t, Tensor) or t.dim() == 0:
                 raise TypeError(
                     "[TensorDataset] arguments must be tensors of at least one dimension, got "
-                    f"{type(t).__name__}" + (f" of shape {tuple(t.shape)}" if isinstance(t, ember.Tensor) else "")
+                    f"{type(t).__name__}"
+                    + (f" of shape {t.shape}" if isinstance(t, Tensor) else "")
                 )
         first = tensors[0].size(0)
         if any(t.size(0) != first for t in tensors):
@@ -83,7 +85,7 @@ class TensorDataset(Dataset[tuple[ember.Tensor, ...]]):
             )
         self.tensors = tensors
 
-    def __getitem__(self, index: Any) -> tuple[ember.Tensor, ...]:
+    def __getitem__(self, index: Any) -> tuple[Tensor, ...]:
         return tuple(t[index] for t in self.tensors)
 
     def __len__(self) -> int:
@@ -249,7 +251,7 @@ def random_split(
         for i, frac in enumerate(lengths):
             if frac < 0 or frac > 1:
                 raise ValueError(f"Fraction at index {i} is not between 0 and 1")
-            counts.append(int(math.floor(n * frac)))
+            counts.append(math.floor(n * frac))
         remainder = n - sum(counts)
         for i in range(remainder):
             counts[i % len(counts)] += 1
@@ -268,7 +270,8 @@ def random_split(
             f"({sum(lengths)} != {n})"
         )
     perm: list[int] = ember.randperm(n, generator=generator).tolist()
-    out, offset = [], 0
+    out: list[Subset[Any]] = []
+    offset = 0
     for length in lengths:
         out.append(Subset(dataset, perm[offset : offset + int(length)]))
         offset += int(length)

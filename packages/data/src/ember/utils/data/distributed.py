@@ -8,7 +8,6 @@ from collections.abc import Iterator, Sized
 from typing import Any
 
 import ember
-
 from ember.utils.data.sampler import Sampler
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import ember
+from ember._tensor import Tensor
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -15,7 +16,9 @@ def _seeded_generator(generator: ember.Generator | None) -> ember.Generator:
     if generator is not None:
         return generator
     seed = int(ember.empty((), dtype=ember.int64).random_().item())
-    return ember.Generator().manual_seed(seed)
+    fresh = ember.Generator()
+    fresh.manual_seed(seed)
+    return fresh
 
 
 class Sampler(Generic[T_co]):
@@ -145,15 +148,14 @@ class WeightedRandomSampler(Sampler[int]):
 
     def __init__(
         self,
-        weights: Sequence[float] | ember.Tensor,
+        weights: Sequence[float] | Tensor,
         num_samples: int,
         replacement: bool = True,
         generator: ember.Generator | None = None,
     ) -> None:
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
             raise ValueError(
-                "num_samples should be a positive integer value, but got "
-                f"num_samples={num_samples}"
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
             )
         if not isinstance(replacement, bool):
             raise ValueError(
@@ -196,9 +198,7 @@ class BatchSampler(Sampler[list[int]]):
                 f"batch_size should be a positive integer value, but got batch_size={batch_size}"
             )
         if not isinstance(drop_last, bool):
-            raise ValueError(
-                f"drop_last should be a boolean value, but got drop_last={drop_last}"
-            )
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -226,5 +226,3 @@ class _InfiniteConstantSampler(Sampler[None]):
     def __iter__(self) -> Iterator[None]:
         while True:
             yield None
-
-

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -79,10 +80,8 @@ class ExceptionWrapper:
             exception = self.exc_type(msg)
         except Exception:
             raise RuntimeError(msg) from None
-        try:
+        with contextlib.suppress(AttributeError):
             exception.worker_id = self.worker_id
-        except AttributeError:
-            pass
         raise exception
 
 
@@ -111,6 +110,7 @@ def _watch_parent() -> None:
     sentinel = getattr(parent, "sentinel", None)
     if sentinel is None:
         return
+
     def watch() -> None:
         wait([sentinel])
         os._exit(1)
@@ -119,8 +119,15 @@ def _watch_parent() -> None:
 
 
 class _Fetcher:
-    def __init__(self, dataset: Any, is_iterable: bool, auto_collation: bool, collate_fn: Any,
-                 drop_last: bool, batch_size: int | None) -> None:
+    def __init__(
+        self,
+        dataset: Any,
+        is_iterable: bool,
+        auto_collation: bool,
+        collate_fn: Any,
+        drop_last: bool,
+        batch_size: int | None,
+    ) -> None:
         self.dataset = dataset
         self.is_iterable = is_iterable
         self.auto_collation = auto_collation
@@ -200,8 +207,9 @@ def worker_loop(
                 return
             if task == "reset":
                 if fetcher is not None and is_iterable:
-                    fetcher = _Fetcher(dataset, True, auto_collation, collate_fn, drop_last,
-                                       batch_size)
+                    fetcher = _Fetcher(
+                        dataset, True, auto_collation, collate_fn, drop_last, batch_size
+                    )
                 continue
             task_id, index = task
             if init_error is not None:
@@ -213,15 +221,27 @@ def worker_loop(
                 except StopIteration:
                     reply = (task_id, "stop", None)
                 except Exception:
-                    reply = (task_id, "err", ExceptionWrapper(
-                        sys.exc_info(), f"in DataLoader worker process {worker_id}", worker_id))
+                    reply = (
+                        task_id,
+                        "err",
+                        ExceptionWrapper(
+                            sys.exc_info(), f"in DataLoader worker process {worker_id}", worker_id
+                        ),
+                    )
             try:
                 result_conn.send(reply)
             except (BrokenPipeError, EOFError, ConnectionResetError):
                 return  # the main process closed our pipe: it is shutting down
             except Exception:  # the batch (or the exception) does not pickle
-                result_conn.send((task_id, "err", ExceptionWrapper(
-                    sys.exc_info(), f"in DataLoader worker process {worker_id}", worker_id)))
+                result_conn.send(
+                    (
+                        task_id,
+                        "err",
+                        ExceptionWrapper(
+                            sys.exc_info(), f"in DataLoader worker process {worker_id}", worker_id
+                        ),
+                    )
+                )
             del reply
     except KeyboardInterrupt:
         pass
