@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 import ember
 from ember.utils.data.collate import default_collate, default_convert
-from ember.utils.data.dataset import Dataset, IterableDataset
+from ember.utils.data.dataset import IterableDataset
 from ember.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
