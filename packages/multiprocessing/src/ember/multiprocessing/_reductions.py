@@ -8,12 +8,65 @@ same segment, and views of one storage are rebuilt as views of one storage.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from multiprocessing import reduction
 from typing import Any
 
 from ember._tensor import Tensor
 from ember.multiprocessing import _sharing
 from ember_core import _C
+
+_channel = threading.local()  # .sink: fds being collected; .source: fds received
+
+
+class _FdSlot:
+    """Stands for the i-th descriptor sent alongside a message (see ``fds_collected``)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def detach(self) -> int:
+        source: list[int] | None = getattr(_channel, "source", None)
+        if source is None:
+            raise RuntimeError(
+                "[rebuild_tensor] this tensor was pickled for a channel that sends its file "
+                "descriptors alongside the message; unpickle it with fds_received()"
+            )
+        fd = source[self.index]
+        source[self.index] = -1  # the storage owns it now
+        return fd
+
+
+@contextmanager
+def fds_collected() -> Iterator[list[int]]:
+    """While active, pickled tensors name their descriptors by position in the yielded list
+    instead of going through multiprocessing's resource sharer (one connection per tensor):
+    the caller sends the list itself, with ``multiprocessing.reduction.sendfds``."""
+    fds: list[int] = []
+    _channel.sink = fds
+    try:
+        yield fds
+    finally:
+        _channel.sink = None
+
+
+@contextmanager
+def fds_received(fds: list[int]) -> Iterator[None]:
+    """Unpickles tensors pickled under ``fds_collected`` with the descriptors that came along;
+    descriptors no tensor took are closed."""
+    import os
+
+    source = list(fds)
+    _channel.source = source
+    try:
+        yield
+    finally:
+        _channel.source = None
+        for fd in source:
+            if fd >= 0:
+                os.close(fd)
 
 
 def _rebuild_tensor(
@@ -64,7 +117,14 @@ def reduce_tensor(tensor: Tensor) -> tuple[Any, tuple[Any, ...]]:
     native: Any = tensor
     native.share_memory_()
     strategy, name, fd, nbytes = _C._shm_export(tensor)
-    fd_source = reduction.DupFd(fd) if strategy == "file_descriptor" else None
+    fd_source: Any = None
+    if strategy == "file_descriptor":
+        sink: list[int] | None = getattr(_channel, "sink", None)
+        if sink is not None:
+            fd_source = _FdSlot(len(sink))
+            sink.append(fd)
+        else:
+            fd_source = reduction.DupFd(fd)
     return (
         _rebuild_tensor,
         (

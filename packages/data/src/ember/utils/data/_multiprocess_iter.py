@@ -17,6 +17,7 @@ from typing import Any
 import ember
 import ember.multiprocessing
 from ember.utils.data import worker as _worker
+from ember.utils.data._channel import ResultChannel
 
 _JOIN_TIMEOUT = 2.0
 
@@ -44,14 +45,15 @@ class _Worker:
     def __init__(self, loader: Any, worker_id: int, base_seed: int) -> None:
         ctx = loader._mp_context
         index_r, self.index_w = ctx.Pipe(duplex=False)
-        self.result_r, result_w = ctx.Pipe(duplex=False)
+        result_r, result_w = ctx.Pipe(duplex=True)  # a socket pair: descriptors travel too
+        self.result_r = ResultChannel(result_r)
         self.id = worker_id
         self.process = ctx.Process(
             target=_worker.worker_loop,
             args=(
                 loader.dataset,
                 index_r,
-                result_w,
+                ResultChannel(result_w),
                 loader._is_iterable,
                 loader._auto_collation,
                 loader.collate_fn,
@@ -151,18 +153,17 @@ class MultiProcessIter:
 
     def _receive(self, timeout: float) -> None:
         """Waits for one message (or a death, or the timeout) and files it."""
-        by_conn = {w.result_r: w for w in self._workers}
+        by_conn = {w.result_r.fileno(): w for w in self._workers}
         by_sentinel = {w.process.sentinel: w for w in self._workers}
-        deadline = time.monotonic() + timeout if timeout > 0 else None
         ready = multiprocessing.connection.wait(
-            [*by_conn, *by_sentinel], None if deadline is None else timeout
+            [*by_conn, *by_sentinel], timeout if timeout > 0 else None
         )
         if not ready:
             self._shutdown_workers(graceful=False)
             raise RuntimeError(f"DataLoader timed out after {self._loader.timeout} seconds")
         got_message = False
         for r in ready:
-            w = by_conn.get(r)
+            w = by_conn.get(r)  # type: ignore[arg-type]
             if w is None:
                 continue
             try:

@@ -164,7 +164,7 @@ class _Fetcher:
 def worker_loop(
     dataset: Any,
     index_conn: Connection,
-    result_conn: Connection,
+    result_conn: Any,
     is_iterable: bool,
     auto_collation: bool,
     collate_fn: Any,
