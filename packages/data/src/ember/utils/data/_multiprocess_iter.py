@@ -105,7 +105,7 @@ class MultiProcessIter:
         self._yielded = 0
         if not first and self._loader._is_iterable:
             for w in self._workers:
-                w.index_w.send("reset")
+                self._send(w, "reset")
                 w.active = True
         self._cycle = itertools.cycle(self._workers)
         self._fill()
@@ -117,6 +117,14 @@ class MultiProcessIter:
         self._start_epoch(first=False)
 
     # -- sending ---------------------------------------------------------------------------
+    def _send(self, worker: _Worker, message: Any) -> None:
+        try:
+            worker.index_w.send(message)
+        except OSError:  # its end of the pipe is closed: it died
+            worker.process.join(1.0)
+            self._check_alive(worker)
+            raise
+
     def _fill(self) -> None:
         while not self._exhausted and len(self._owner) + len(self._results) < self._prefetch:
             active = [w for w in self._workers if w.active]
@@ -131,7 +139,7 @@ class MultiProcessIter:
             worker = next(self._cycle)
             while not worker.active:
                 worker = next(self._cycle)
-            worker.index_w.send((self._send_idx, index))
+            self._send(worker, (self._send_idx, index))
             self._owner[self._send_idx] = worker
             self._send_idx += 1
 
