@@ -238,8 +238,8 @@ std::shared_ptr<Storage> shm_import(ShmStrategy strategy, const std::string& nam
   seg->pid = getpid();
   if (strategy == ShmStrategy::FileSystem) {
     fd = shm_open(name.c_str(), O_RDWR, 0);
-    EMBER_CHECK(fd >= 0, RuntimeError, "[rebuild_storage] cannot open shared memory segment ",
-                name, ": ", std::strerror(errno),
+    EMBER_CHECK(fd >= 0, RuntimeError, "[rebuild_storage] cannot open shared memory segment ", name,
+                ": ", std::strerror(errno),
                 " (the sending process may have exited and released it)");
   }
   struct stat st;
