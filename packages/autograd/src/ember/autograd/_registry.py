@@ -30,6 +30,9 @@ NON_DIFFERENTIABLE = frozenset(
         "__hash__",
         "__iter__",
         "data_ptr",
+        # ember.multiprocessing: moving storage to shared memory keeps values and history
+        "share_memory_",
+        "is_shared",
         "element_size",
         "stride",
         "storage_offset",
