@@ -190,16 +190,11 @@ void shm_share_(const Tensor& t) {
   if (shm_is_shared(storage)) return;
   auto seg = create_segment(storage->nbytes());
   if (storage->nbytes() > 0) std::memcpy(seg->data(), storage->data(), storage->nbytes());
-  const bool writable = storage->writable();
-  const int64_t version = storage->version();
-  // Replace the Storage object in place: every TensorImpl (every view) holds a shared_ptr to
-  // this address, so they all see the new memory. The destructor frees the old memory.
-  storage->~Storage();
-  auto* fresh = new (storage) Storage(seg->data(), seg->nbytes, release_for(seg), writable);
-  for (int64_t i = 0; i < version; ++i) fresh->bump_version();
-  seg->owner = fresh;
+  // Every TensorImpl (every view) holds this Storage: rebinding it moves them all at once.
+  storage->rebind(seg->data(), release_for(seg));
+  seg->owner = storage;
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_segments[fresh] = seg;
+  g_segments[storage] = seg;
   g_by_name[seg->name] = t.storage();
 }
 

@@ -18,4 +18,10 @@ Storage::~Storage() {
   if (release_) release_();
 }
 
+void Storage::rebind(void* data, std::function<void()> release) {
+  if (release_) release_();
+  data_ = data;
+  release_ = std::move(release);
+}
+
 }  // namespace ember

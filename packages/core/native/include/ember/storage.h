@@ -28,6 +28,10 @@ class Storage {
   // Bumped by every in-place write through any view; autograd compares it to detect misuse.
   int64_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  // Moves the bytes to `data` (same size, already holding a copy) and frees the old memory; every
+  // view sees the new memory, the version is kept. share_memory_() uses it. Not thread-safe
+  // against concurrent use of the same storage.
+  void rebind(void* data, std::function<void()> release);
 
  private:
   void* data_;
