@@ -1,0 +1,1 @@
+"""``ember.nn.functional``: the functions behind the modules (torch.nn.functional)."""
