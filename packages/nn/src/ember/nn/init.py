@@ -224,7 +224,8 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         t.zero_()
         for g in range(groups):
             for d in range(min_dim):
-                t[(g * out_per_group + d, d) + centre] = 1
+                index = (g * out_per_group + d, d, *centre)
+                t[index] = 1
     return tensor
 
 
@@ -258,7 +259,7 @@ def xavier_uniform_(
         >>> ember.nn.init.xavier_uniform_(ember.empty(3, 5)).shape
         ember.Size([3, 5])
     """
-    t = _check_tensor(tensor, "xavier_uniform_")
+    _check_tensor(tensor, "xavier_uniform_")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
@@ -274,7 +275,7 @@ def xavier_normal_(
         >>> ember.nn.init.xavier_normal_(ember.empty(3, 5)).shape
         ember.Size([3, 5])
     """
-    t = _check_tensor(tensor, "xavier_normal_")
+    _check_tensor(tensor, "xavier_normal_")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)
