@@ -38,7 +38,7 @@ def test_sequential_indexing_slicing_and_editing() -> None:
     both = nn.Sequential(a) + nn.Sequential(c)
     assert list(both) == [a, c]
     with pytest.raises(ValueError, match="add operator supports only objects of Sequential"):
-        nn.Sequential(a) + [c]
+        nn.Sequential(a) + [c]  # noqa: RUF005
     tripled = nn.Sequential(a) * 3
     assert len(tripled) == 3 and tripled[2] is a
     s = nn.Sequential(a)
@@ -75,7 +75,7 @@ def test_module_list() -> None:
     assert len(ml + nn.ModuleList([nn.Identity()])) == 7
     with pytest.raises(IndexError, match="index 9 is out of range"):
         ml[9]
-    with pytest.raises(TypeError, match="ModuleList.extend should be called with an iterable"):
+    with pytest.raises(TypeError, match=r"ModuleList\.extend should be called with an iterable"):
         ml.extend(3)
     assert repr(nn.ModuleList()) == "ModuleList()"
 
@@ -109,7 +109,7 @@ def test_parameter_list() -> None:
     pl.append(ember.zeros(1))
     assert len(pl) == 3 and len(list(pl.parameters())) == 3
     assert isinstance(pl[0:2], nn.ParameterList) and len(pl[0:2]) == 2
-    with pytest.raises(TypeError, match="ParameterList.extend should be called with an iterable"):
+    with pytest.raises(TypeError, match=r"ParameterList\.extend should be called with an iterable"):
         pl.extend(ember.ones(2))
     with pytest.raises(RuntimeError, match="ParameterList should not be called"):
         pl(1)
@@ -126,7 +126,7 @@ def test_parameter_dict() -> None:
     assert isinstance(pd["c"], nn.Parameter) and "c" in pd and len(pd) == 3
     assert pd.get("missing", 5) == 5
     assert list(pd.state_dict()) == ["a", "b", "c"]
-    k, v = pd.popitem()
+    k, _ = pd.popitem()
     assert k == "c" and len(pd) == 2
     assert pd.setdefault("d", ember.ones(1)) is pd["d"]
     merged = pd | nn.ParameterDict(OrderedDict(e=ember.ones(1)))
