@@ -26,10 +26,7 @@ def _grads(model: nn.Module, x: ember.Tensor, use_ckpt: bool, reentrant: bool) -
     model.zero_grad()
     x = x.detach().requires_grad_(True)
     ember.manual_seed(123)
-    if use_ckpt:
-        y = checkpoint(model, x, use_reentrant=reentrant)
-    else:
-        y = model(x)
+    y = checkpoint(model, x, use_reentrant=reentrant) if use_ckpt else model(x)
     (y * y).sum().backward()
     return [x.grad.numpy(), *[p.grad.numpy() for p in model.parameters()]]
 
