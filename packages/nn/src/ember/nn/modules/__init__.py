@@ -2,6 +2,7 @@
 
 # Module core and containers (branch nn-module).
 from ember.nn.modules.container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -16,6 +17,7 @@ from ember.nn.modules.module import Module
 __all__ = [
     # nn-module
     "Bilinear",
+    "Container",
     "Flatten",
     "Identity",
     "LazyLinear",
