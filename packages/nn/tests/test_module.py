@@ -483,6 +483,20 @@ def test_parameter_deepcopy() -> None:
     assert q.data_ptr() != p.data_ptr()
 
 
+def test_deepcopy_of_a_parameter_only_model() -> None:
+    m = nn.Sequential(nn.Linear(2, 3), nn.Bilinear(3, 3, 1))
+    m[0].register_forward_hook(lambda mod, args, out: out * 2)
+    c = copy.deepcopy(m)
+    assert c[0].weight is not m[0].weight and isinstance(c[0].weight, nn.Parameter)
+    assert c[0].weight.data_ptr() != m[0].weight.data_ptr()
+    assert len(c[0]._forward_hooks) == 1  # hooks are copied with the module, as torch
+    x = ember.randn(2, 2)
+    np.testing.assert_array_equal(c[0](x).detach().numpy(), m[0](x).detach().numpy())
+    with ember.no_grad():
+        c[0].weight.zero_()
+    assert m[0].weight.abs().sum().item() > 0
+
+
 @pytest.mark.skipif(not _tensors_deepcopy(), reason="ember.Tensor has no __deepcopy__ yet")
 def test_module_deepcopy() -> None:
     m = Net()
