@@ -93,6 +93,10 @@ def test_lazy_linear() -> None:
     lazy.load_state_dict(src.state_dict())
     np.testing.assert_array_equal(lazy.weight.detach().numpy(), src.weight.detach().numpy())
     assert lazy(ember.ones(1, 4)).shape == (1, 3)
+    # A dtype conversion before the first call carries over to the materialized parameters.
+    converted = nn.LazyLinear(2).double()
+    assert converted(ember.ones(1, 3, dtype=ember.float64)).dtype == ember.float64
+    assert converted.weight.dtype == ember.float64
 
 
 def test_identity_flatten_unflatten() -> None:

@@ -104,7 +104,8 @@ class UninitializedTensorMixin:
         if isinstance(shape, int):
             shape = (shape,)
         if dtype is None:
-            dtype = getattr(self, "_lazy_dtype", None) or ember.get_default_dtype()
+            # The placeholder's own dtype: set at creation, changed by module.double() & co.
+            dtype = _native(self).dtype
         data = ember.empty(tuple(shape), dtype=dtype, device=device)
         _native(self)._set_data(data)
         if self.cls_to_become is not Tensor:
