@@ -162,7 +162,6 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     ) -> UninitializedParameter:
         data = ember.empty(0, dtype=dtype, device=device)
         param: UninitializedParameter = _native(Tensor)._make_subclass(cls, data, requires_grad)
-        param._lazy_dtype = dtype  # type: ignore[attr-defined]
         return param
 
     def __init__(
@@ -171,7 +170,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
         pass
 
     def __deepcopy__(self, memo: dict[int, Any]) -> UninitializedParameter:
-        result = type(self)(self.requires_grad, None, getattr(self, "_lazy_dtype", None))
+        result = type(self)(self.requires_grad, None, _native(self).dtype)
         memo[id(self)] = result
         return result
 
@@ -223,7 +222,6 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     ) -> UninitializedBuffer:
         data = ember.empty(0, dtype=dtype, device=device)
         buf: UninitializedBuffer = _native(Tensor)._make_subclass(cls, data, requires_grad)
-        buf._lazy_dtype = dtype  # type: ignore[attr-defined]
         buf.persistent = persistent  # type: ignore[attr-defined]
         return buf
 
