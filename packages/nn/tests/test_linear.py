@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ember
 import ember.nn as nn
@@ -113,3 +115,27 @@ def test_identity_flatten_unflatten() -> None:
         nn.Unflatten(1, (2, 3.0))
     with pytest.raises(NotImplementedError, match="named"):
         nn.Unflatten("features", (("a", 2),))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lead=st.lists(st.integers(0, 3), max_size=3),
+    fin=st.integers(1, 6),
+    fout=st.integers(1, 5),
+    bias=st.booleans(),
+    wrong=st.integers(1, 6),
+)
+def test_linear_any_shape_vs_numpy_and_bad_shapes(
+    lead: list[int], fin: int, fout: int, bias: bool, wrong: int
+) -> None:
+    lin = nn.Linear(fin, fout, bias=bias, dtype=ember.float64)
+    x = ember.randn(*lead, fin, dtype=ember.float64)
+    expected = x.numpy() @ lin.weight.detach().numpy().T
+    if bias:
+        expected = expected + lin.bias.detach().numpy()
+    out = lin(x)
+    assert out.shape == (*lead, fout)
+    np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-12, atol=1e-12)
+    if wrong != fin:
+        with pytest.raises(RuntimeError, match=f"expected input with last dimension {fin}"):
+            lin(ember.randn(*lead, wrong, dtype=ember.float64))
