@@ -118,3 +118,34 @@ def test_checkpoint_sequential_matches_plain() -> None:
     got = [x.grad, *[p.grad for p in model.parameters()]]
     for a, b in zip(expected, got, strict=True):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)
+
+
+def test_autograd_grad_through_a_checkpointed_module() -> None:
+    model = nn.Sequential(
+        nn.Linear(3, 3, dtype=ember.float64), nn.Linear(3, 1, dtype=ember.float64)
+    )
+    x = ember.randn(4, 3, dtype=ember.float64, requires_grad=True)
+    params = list(model.parameters())
+    expected = ember.autograd.grad(model(x).square().sum(), [x, *params])
+    y = checkpoint(model, x, use_reentrant=False)
+    got = ember.autograd.grad(y.square().sum(), [x, *params])
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)
+    assert all(p.grad is None for p in params)  # nothing accumulated behind the caller's back
+
+
+def test_closure_leaves_get_gradients_accumulated() -> None:
+    w = ember.randn(3, dtype=ember.float64, requires_grad=True)
+    x = ember.randn(3, dtype=ember.float64, requires_grad=True)
+    y = checkpoint(lambda t: (t * w).sin(), x, use_reentrant=False)
+    y.sum().backward()
+    np.testing.assert_allclose(
+        w.grad.numpy(),
+        (np.cos(x.detach().numpy() * w.detach().numpy()) * x.detach().numpy()),
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        x.grad.numpy(),
+        (np.cos(x.detach().numpy() * w.detach().numpy()) * w.detach().numpy()),
+        rtol=1e-12,
+    )

@@ -5,13 +5,15 @@ are freed at once), keeps only the inputs, and in backward re-runs ``fn`` with g
 replaying the same random numbers (the global RNG state is saved and restored around the
 recomputation), then back-propagates through the recomputed graph.
 
-Both ``use_reentrant`` modes recompute inside an ``ember.autograd.Function``'s backward. With
-``use_reentrant=False`` a hidden leaf joins the Function's inputs, so the output requires grad
-whenever grad is enabled even if no input does (parameters used inside still get gradients),
-keyword arguments are accepted and ``context_fn`` is honoured. Gradients of tensors used inside
-``fn`` but not passed as arguments (a module's parameters, closures) are accumulated into their
-``.grad`` by the inner backward, as torch's reentrant variant does: use ``loss.backward()``
-rather than ``ember.autograd.grad`` through a checkpoint for those.
+Both ``use_reentrant`` modes recompute inside an ``ember.autograd.Function``'s backward.
+``use_reentrant=True`` is torch's reentrant variant: an inner backward accumulates into every leaf
+used inside ``fn``. With ``use_reentrant=False`` a hidden leaf joins the node's inputs (the output
+requires grad whenever grad is enabled, even if no argument does), keyword arguments and
+``context_fn`` are accepted, and when ``fn`` is a Module (or a bound method of one) its parameters
+are inputs of the node too: if every leaf of the recomputed graph is an argument or such a
+parameter, gradients flow back through the node, so ``ember.autograd.grad`` works through the
+checkpoint. Other leaves used inside (a closure's tensors) get their gradients accumulated into
+``.grad`` by an inner backward, as in the reentrant variant.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 from ember.autograd import Function
 from ember.autograd import backward as _backward
+from ember.autograd import grad as _grad
+from ember.autograd.graph import AccumulateGrad, gradient_edge
 from ember.nn.modules.container import Sequential
+from ember.nn.modules.module import Module
 
 __all__ = [
     "CheckpointError",
@@ -129,11 +134,39 @@ def _any(t: object) -> Any:
     return t
 
 
+def _module_params(function: Any) -> list[Any]:
+    # The parameters of a Module (or a bound method of one) that require grad: with
+    # use_reentrant=False they become inputs of the checkpoint node, so autograd.grad sees them.
+    owner = function if isinstance(function, Module) else getattr(function, "__self__", None)
+    if not isinstance(owner, Module):
+        return []
+    return [p for p in owner.parameters() if p.requires_grad]
+
+
+def _has_other_leaves(outputs: list[Any], known: list[Any]) -> bool:
+    # Whether the recomputed graph accumulates into a leaf that is not in `known` (a tensor
+    # captured by a closure, or the parameters of a callable that is not a Module).
+    known_nodes = {id(edge[0]) for k in known if (edge := gradient_edge(k)) is not None}
+    seen: set[int] = set()
+    stack = [o.grad_fn for o in outputs if o.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad) and id(node) not in known_nodes:
+            return True
+        stack.extend(edge[0] for edge in node.next_functions if edge is not None)
+    return False
+
+
 class _Checkpoint(Function):
-    # forward(ctx, state, dummy, *args): state carries the function, kwargs and RNG snapshot.
+    # forward(ctx, state, dummy, *args_then_params): state carries the function, kwargs, the
+    # number of real arguments and the RNG snapshot.
     @staticmethod
-    def forward(ctx: Any, state: dict[str, Any], dummy: Any, *args: Any) -> Any:
+    def forward(ctx: Any, state: dict[str, Any], dummy: Any, *inputs: Any) -> Any:
         ctx.state = state
+        args = inputs[: state["n_args"]]
         if state["preserve"]:
             state["rng"] = ember.get_rng_state()
         tensor_idx = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
@@ -143,7 +176,6 @@ class _Checkpoint(Function):
         with no_grad(), state["forward_ctx"]:
             outputs = state["function"](*args, **state["kwargs"])
         state["signature"] = _signature(_as_tuple(outputs))
-        state["single"] = not isinstance(outputs, tuple)
         return outputs
 
     @staticmethod
@@ -174,10 +206,25 @@ class _Checkpoint(Function):
             for o, g in zip(outputs, grads, strict=False)
             if isinstance(o, Tensor) and o.requires_grad and g is not None
         ]
-        if pairs:
-            _backward([o for o, _ in pairs], [g for _, g in pairs])
+        params: list[Any] = state["params"]
+        none_grads = (None, None, *(None for _ in detached), *(None for _ in params))
+        if not pairs:
+            return none_grads
+        outs, gs = [o for o, _ in pairs], [g for _, g in pairs]
+        known = [a for a in detached if isinstance(a, Tensor) and a.requires_grad] + params
+        if not state["reentrant"] and known and not _has_other_leaves(outs, known):
+            # Every leaf is an argument or a module parameter: their gradients flow back through
+            # this node, so autograd.grad works through the checkpoint too.
+            found = iter(_grad(outs, known, gs, allow_unused=True))
+            arg_grads = tuple(
+                next(found) if isinstance(a, Tensor) and a.requires_grad else None for a in detached
+            )
+            return (None, None, *arg_grads, *found)
+        # Other leaves are used inside: an inner backward accumulates into every leaf's .grad
+        # (torch's reentrant behaviour); the arguments' gradients go back through this node.
+        _backward(outs, gs)
         arg_grads = tuple(a.grad if isinstance(a, Tensor) else None for a in detached)
-        return (None, None, *arg_grads)
+        return (None, None, *arg_grads, *(None for _ in params))
 
 
 def checkpoint(
@@ -230,15 +277,19 @@ def checkpoint(
         forward_ctx, recompute_ctx = context_fn()
         # A leaf that requires grad: the output is recorded even when no argument requires grad.
         dummy = ember.empty(0, requires_grad=True) if ember.is_grad_enabled() else None
+    params = [] if use_reentrant else _module_params(function)
     state = {
         "function": function,
+        "n_args": len(args),
+        "params": params,
+        "reentrant": use_reentrant,
         "kwargs": kwargs,
         "preserve": preserve,
         "forward_ctx": forward_ctx,
         "recompute_ctx": recompute_ctx,
         "check": determinism_check == "default",
     }
-    return _Checkpoint.apply(state, dummy, *args)
+    return _Checkpoint.apply(state, dummy, *args, *params)
 
 
 def checkpoint_sequential(
