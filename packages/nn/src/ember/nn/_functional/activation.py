@@ -63,6 +63,12 @@ def _check_tensor(name: str, input: object) -> Tensor:
     return input
 
 
+def _source(input: Tensor, inplace: bool) -> Tensor:
+    # An in-place variant computes from a copy when autograd may save the input for backward,
+    # so writing the result back does not invalidate it.
+    return cast(Tensor, input.clone()) if inplace and input.requires_grad else input
+
+
 def _write_back(input: Tensor, result: Tensor, inplace: bool) -> Tensor:
     # In-place variants compute out of place and copy: autograd records the copy like torch's.
     if inplace:
@@ -82,7 +88,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 def _threshold(input: Tensor, limit: float, value: float, inplace: bool) -> Tensor:
     _check_tensor("threshold", input)
-    return _write_back(input, ember.where(input > limit, input, value), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, ember.where(src > limit, src, value), inplace)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -149,8 +156,9 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         tensor([-0.6321,  2.0000])
     """
     _check_tensor("elu", input)
-    neg = ember.expm1(input.clamp(max=0.0)) * alpha
-    return _write_back(input, ember.where(input > 0, input, neg), inplace)
+    src = _source(input, inplace)
+    neg = ember.expm1(src.clamp(max=0.0)) * alpha
+    return _write_back(input, ember.where(src > 0, src, neg), inplace)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -166,7 +174,8 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
         tensor([1.0507])
     """
     _check_tensor("selu", input)
-    return _write_back(input, elu(input, _SELU_ALPHA) * _SELU_SCALE, inplace)
+    src = _source(input, inplace)
+    return _write_back(input, elu(src, _SELU_ALPHA) * _SELU_SCALE, inplace)
 
 
 def selu_(input: Tensor) -> Tensor:
@@ -182,10 +191,11 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         tensor([-0.7869,  2.0000])
     """
     _check_tensor("celu", input)
+    src = _source(input, inplace)
     if alpha == 0:
         raise RuntimeError("celu(): ZeroDivisionError: alpha must not be 0")
-    neg = ember.expm1((input / alpha).clamp(max=0.0)) * alpha
-    return _write_back(input, ember.where(input > 0, input, neg), inplace)
+    neg = ember.expm1((src / alpha).clamp(max=0.0)) * alpha
+    return _write_back(input, ember.where(src > 0, src, neg), inplace)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -201,7 +211,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
         tensor([-0.1000,  2.0000])
     """
     _check_tensor("leaky_relu", input)
-    return _write_back(input, ember.where(input > 0, input, input * negative_slope), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, ember.where(src > 0, src, src * negative_slope), inplace)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -253,16 +264,17 @@ def rrelu(
         tensor([-0.2292,  2.0000])
     """
     _check_tensor("rrelu", input)
+    src = _source(input, inplace)
     if lower > upper:
         raise RuntimeError(
             f"rrelu(): Lower bound should be less than or equal to the upper bound, got "
             f"lower={lower}, upper={upper}"
         )
     if training:
-        slope = ember.empty_like(input).uniform_(lower, upper)
-        out = ember.where(input >= 0, input, input * slope)
+        slope = ember.empty_like(src).uniform_(lower, upper)
+        out = ember.where(src >= 0, src, src * slope)
     else:
-        out = ember.where(input >= 0, input, input * ((lower + upper) / 2))
+        out = ember.where(src >= 0, src, src * ((lower + upper) / 2))
     return _write_back(input, out, inplace)
 
 
@@ -392,7 +404,8 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
         tensor([0.5000])
     """
     _check_tensor("hardsigmoid", input)
-    return _write_back(input, (input * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, (src * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -403,7 +416,8 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
         tensor([0.6667])
     """
     _check_tensor("hardswish", input)
-    return _write_back(input, input * (input * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, src * (src * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -414,7 +428,8 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
         tensor([0.])
     """
     _check_tensor("silu", input)
-    return _write_back(input, input * ember.sigmoid(input), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, src * ember.sigmoid(src), inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -425,7 +440,8 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
         tensor([0.])
     """
     _check_tensor("mish", input)
-    return _write_back(input, input * ember.tanh(softplus(input)), inplace)
+    src = _source(input, inplace)
+    return _write_back(input, src * ember.tanh(softplus(src)), inplace)
 
 
 def sigmoid(input: Tensor) -> Tensor:
