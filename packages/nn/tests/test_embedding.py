@@ -72,7 +72,7 @@ def np_bag(
     psw: np.ndarray | None = None,
     pad: int = -1,
 ) -> np.ndarray:
-    bounds = list(offsets) + [len(idx)]
+    bounds = [*list(offsets), len(idx)]
     out = np.zeros((len(offsets), w.shape[1]))
     for b in range(len(offsets)):
         sel = [k for k in range(bounds[b], bounds[b + 1]) if idx[k] != pad]
@@ -141,12 +141,12 @@ def test_one_hot() -> None:
     close(F.one_hot(t(idx)), np.eye(4, dtype=np.int64)[idx])
     out = F.one_hot(t(idx), 6)
     assert out.dtype == ember.int64 and tuple(out.shape) == (2, 2, 6)
-    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes."):
+    with pytest.raises(RuntimeError, match=r"Class values must be smaller than num_classes\."):
         F.one_hot(t(idx), 3)
-    with pytest.raises(RuntimeError, match="Class values must be non-negative."):
+    with pytest.raises(RuntimeError, match=r"Class values must be non-negative\."):
         F.one_hot(t(np.array([-1])))
     with pytest.raises(
-        RuntimeError, match="one_hot is only applicable to index tensor of type LongTensor."
+        RuntimeError, match=r"one_hot is only applicable to index tensor of type LongTensor\."
     ):
         F.one_hot(t(np.array([1.0])))
     assert tuple(F.one_hot(t(np.zeros(0, dtype=np.int64)), 3).shape) == (0, 3)

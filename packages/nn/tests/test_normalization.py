@@ -13,7 +13,7 @@ import ember.nn.functional as F
 def np_bn(
     x: np.ndarray, w: np.ndarray | None, b: np.ndarray | None, eps: float = 1e-5
 ) -> np.ndarray:
-    axes = (0,) + tuple(range(2, x.ndim))
+    axes = (0, *tuple(range(2, x.ndim)))
     shape = [1, x.shape[1]] + [1] * (x.ndim - 2)
     y = (x - x.mean(axes, keepdims=True)) / np.sqrt(x.var(axes, keepdims=True) + eps)
     if w is not None:
@@ -29,7 +29,7 @@ def test_batch_norm_training_and_running_stats(shape: tuple[int, ...]) -> None:
     w, b = RNG.random(3) + 0.5, randn(3)
     rm, rv = t(np.zeros(3)), t(np.ones(3))
     close(F.batch_norm(t(x), rm, rv, t(w), t(b), training=True, momentum=0.2), np_bn(x, w, b))
-    axes = (0,) + tuple(range(2, x.ndim))
+    axes = (0, *tuple(range(2, x.ndim)))
     n = x.size // 3
     close(rm, 0.2 * x.mean(axes))
     close(rv, 0.8 + 0.2 * x.var(axes) * n / (n - 1))  # unbiased variance in the running average
@@ -70,7 +70,8 @@ def test_layer_norm(affine: bool) -> None:
         check_grad(lambda v: F.layer_norm(v, [5]), x)
     with pytest.raises(
         RuntimeError,
-        match=r"Given normalized_shape=\[4\], expected input with shape \[\*, 4\], but got input of size\[3, 4, 5\]",
+        match=r"Given normalized_shape=\[4\], expected input with shape \[\*, 4\], but got "
+        r"input of size\[3, 4, 5\]",
     ):
         F.layer_norm(t(x), [4])
 
