@@ -12,6 +12,7 @@ import pytest
 from layers_helpers import RNG, check_grad, close, randn, t
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
 
 REDUCTIONS = ["none", "mean", "sum"]
@@ -512,3 +513,90 @@ def test_against_torch() -> None:
         label_smoothing=0.3,
     )
     close(ours, theirs.numpy())
+
+
+# --- modules -----------------------------------------------------------------------------------
+
+
+def test_loss_modules_match_functional() -> None:
+    x, y = randn(4, 5), randn(4, 5)
+    idx = np.array([0, 3, 1, 4])
+    pm = np.sign(randn(4, 5))
+    p = RNG.random((4, 5)) * 0.9 + 0.05
+    w = RNG.random(5) + 0.5
+    pairs: list[tuple[Any, Any]] = [
+        (nn.L1Loss(reduction="sum")(t(x), t(y)), F.l1_loss(t(x), t(y), reduction="sum")),
+        (nn.MSELoss()(t(x), t(y)), F.mse_loss(t(x), t(y))),
+        (nn.SmoothL1Loss(beta=0.5)(t(x), t(y)), F.smooth_l1_loss(t(x), t(y), beta=0.5)),
+        (nn.HuberLoss(delta=0.5)(t(x), t(y)), F.huber_loss(t(x), t(y), delta=0.5)),
+        (
+            nn.CrossEntropyLoss(weight=t(w), label_smoothing=0.1, ignore_index=3)(t(x), t(idx)),
+            F.cross_entropy(t(x), t(idx), weight=t(w), label_smoothing=0.1, ignore_index=3),
+        ),
+        (nn.NLLLoss(weight=t(w))(t(x), t(idx)), F.nll_loss(t(x), t(idx), weight=t(w))),
+        (nn.BCELoss(weight=t(w))(t(p), t(p)), F.binary_cross_entropy(t(p), t(p), weight=t(w))),
+        (
+            nn.BCEWithLogitsLoss(pos_weight=t(w))(t(x), t(p)),
+            F.binary_cross_entropy_with_logits(t(x), t(p), pos_weight=t(w)),
+        ),
+        (
+            nn.KLDivLoss(reduction="batchmean", log_target=True)(t(x), t(y)),
+            F.kl_div(t(x), t(y), reduction="batchmean", log_target=True),
+        ),
+        (nn.PoissonNLLLoss(full=True)(t(x), t(p)), F.poisson_nll_loss(t(x), t(p), full=True)),
+        (
+            nn.GaussianNLLLoss(full=True)(t(x), t(y), t(p)),
+            F.gaussian_nll_loss(t(x), t(y), t(p), full=True),
+        ),
+        (nn.HingeEmbeddingLoss(0.5)(t(x), t(pm)), F.hinge_embedding_loss(t(x), t(pm), 0.5)),
+        (nn.SoftMarginLoss()(t(x), t(pm)), F.soft_margin_loss(t(x), t(pm))),
+        (
+            nn.MultiLabelSoftMarginLoss(weight=t(w))(t(x), t(p)),
+            F.multilabel_soft_margin_loss(t(x), t(p), weight=t(w)),
+        ),
+        (
+            nn.CosineEmbeddingLoss(0.2)(t(x), t(y), t(pm[:, 0])),
+            F.cosine_embedding_loss(t(x), t(y), t(pm[:, 0]), 0.2),
+        ),
+        (
+            nn.MarginRankingLoss(0.2)(t(x[:, 0]), t(y[:, 0]), t(pm[:, 0])),
+            F.margin_ranking_loss(t(x[:, 0]), t(y[:, 0]), t(pm[:, 0]), 0.2),
+        ),
+        (nn.MultiMarginLoss(p=2)(t(x), t(idx)), F.multi_margin_loss(t(x), t(idx), p=2)),
+        (
+            nn.MultiLabelMarginLoss()(t(x), t(np.array([[1, -1, 0, 0, 0]] * 4))),
+            F.multilabel_margin_loss(t(x), t(np.array([[1, -1, 0, 0, 0]] * 4))),
+        ),
+        (nn.TripletMarginLoss(p=1)(t(x), t(y), t(p)), F.triplet_margin_loss(t(x), t(y), t(p), p=1)),
+        (
+            nn.TripletMarginWithDistanceLoss(swap=True)(t(x), t(y), t(p)),
+            F.triplet_margin_with_distance_loss(t(x), t(y), t(p), swap=True),
+        ),
+    ]
+    for got, expected in pairs:
+        close(got, expected.numpy())
+
+
+def test_loss_module_state_and_legacy_arguments() -> None:
+    w = t(np.ones(3))
+    assert list(nn.CrossEntropyLoss(weight=w).state_dict()) == ["weight"]
+    assert list(nn.CrossEntropyLoss().state_dict()) == []
+    assert list(nn.BCEWithLogitsLoss(pos_weight=w).state_dict()) == ["pos_weight"]
+    with pytest.warns(UserWarning, match="please use reduction='sum' instead"):
+        m = nn.MSELoss(size_average=False)
+    assert m.reduction == "sum"
+    assert repr(nn.CrossEntropyLoss()) == "CrossEntropyLoss()"
+    with pytest.raises(ValueError, match="expected margin to be greater than 0"):
+        nn.TripletMarginLoss(margin=0.0)
+    with pytest.raises(ValueError, match="only p == 1 and p == 2 supported"):
+        nn.MultiMarginLoss(p=3)
+
+
+def test_cross_entropy_module_trains_with_gradients() -> None:
+    logits = t(randn(8, 3), requires_grad=True)
+    target = t(RNG.integers(0, 3, 8))
+    loss = nn.CrossEntropyLoss()(logits, target)
+    loss.backward()
+    sm = np.exp(np_log_softmax(logits.detach().numpy(), 1))
+    onehot = np.eye(3)[target.numpy()]
+    close(logits.grad, (sm - onehot) / 8)

@@ -435,7 +435,12 @@ class MultiMarginLoss(_WeightedLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return M.multi_margin_loss(
-            input, target, p=self.p, margin=self.margin, weight=self.weight, reduction=self.reduction
+            input,
+            target,
+            p=self.p,
+            margin=self.margin,
+            weight=self.weight,
+            reduction=self.reduction,
         )
 
 
