@@ -14,6 +14,7 @@ from layers_helpers import RNG, check_grad, close, randn, t
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
+from ember.autograd import gradgradcheck
 
 REDUCTIONS = ["none", "mean", "sum"]
 
@@ -600,3 +601,69 @@ def test_cross_entropy_module_trains_with_gradients() -> None:
     sm = np.exp(np_log_softmax(logits.detach().numpy(), 1))
     onehot = np.eye(3)[target.numpy()]
     close(logits.grad, (sm - onehot) / 8)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_cross_entropy_fast_path_gradients(reduction: str) -> None:
+    # Every target valid, no weight/smoothing: the closed-form backward (softmax - onehot).
+    x = randn(5, 4)
+    target = np.array([0, 3, 1, 1, 2])
+    close(
+        F.cross_entropy(t(x), t(target), reduction=reduction),
+        np_ce(x, target, None, -100, reduction, 0.0),
+    )
+    check_grad(lambda a: F.cross_entropy(a, t(target), reduction=reduction), x)
+    xs, ts = randn(2, 3, 4), RNG.integers(0, 3, (2, 4))
+    check_grad(lambda a: F.cross_entropy(a, t(ts), reduction=reduction), xs)
+    inputs = (t(x, requires_grad=True),)
+    assert gradgradcheck(lambda a: F.cross_entropy(a, t(target), reduction=reduction), inputs)
+
+
+def np_ctc(lp: np.ndarray, target: list[int], blank: int = 0) -> float:
+    """-log p(target | lp) by the CTC forward recursion in float64 (lp: [T, C])."""
+    ext = [blank]
+    for c in target:
+        ext += [c, blank]
+    steps, labels = lp.shape[0], len(ext)
+    alpha = np.full(labels, -np.inf)
+    alpha[0] = lp[0, blank]
+    if labels > 1:
+        alpha[1] = lp[0, ext[1]]
+    for step in range(1, steps):
+        new = np.full(labels, -np.inf)
+        for s in range(labels):
+            terms = [alpha[s]] + ([alpha[s - 1]] if s > 0 else [])
+            if s > 1 and ext[s] != blank and ext[s] != ext[s - 2]:
+                terms.append(alpha[s - 2])
+            new[s] = np.logaddexp.reduce(terms) + lp[step, ext[s]]
+        alpha = new
+    tail = alpha[-1] if labels == 1 else np.logaddexp(alpha[-1], alpha[-2])
+    return float(-tail)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_ctc_loss(reduction: str) -> None:
+    x = randn(7, 3, 4)
+    lp = np_log_softmax(x, 2)
+    targets = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]])
+    in_len, tg_len = [7, 6, 5], [3, 2, 1]
+    per = np.array([np_ctc(lp[: in_len[n], n], list(targets[n, : tg_len[n]])) for n in range(3)])
+    expected = {"none": per, "sum": per.sum(), "mean": (per / np.array(tg_len)).mean()}[reduction]
+    got = F.ctc_loss(t(lp), t(targets), in_len, tg_len, reduction=reduction)
+    close(got, expected, rtol=1e-9)
+    # concatenated 1-D targets and length tensors give the same
+    flat = np.concatenate([targets[n, : tg_len[n]] for n in range(3)])
+    got_flat = nn.CTCLoss(reduction=reduction)(
+        t(lp), t(flat), t(np.array(in_len)), t(np.array(tg_len))
+    )
+    close(got_flat, expected, rtol=1e-9)
+    check_grad(lambda a: F.ctc_loss(a, t(targets), in_len, tg_len, reduction=reduction), lp)
+
+
+def test_ctc_impossible_and_zero_infinity() -> None:
+    lp = np_log_softmax(randn(3, 2, 3), 2)
+    targets = np.array([[1, 1], [1, 1]])
+    out = F.ctc_loss(t(lp), t(targets), [3, 2], [2, 2], reduction="none").numpy()
+    assert math.isfinite(out[0]) and math.isinf(out[1])  # "1 1" needs 3 steps (1, blank, 1)
+    zeroed = F.ctc_loss(t(lp), t(targets), [3, 2], [2, 2], reduction="none", zero_infinity=True)
+    assert zeroed.numpy()[1] == 0.0

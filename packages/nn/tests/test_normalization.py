@@ -9,6 +9,7 @@ from layers_helpers import RNG, check_grad, close, randn, t
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
+from ember.autograd import gradgradcheck
 
 
 def np_bn(
@@ -302,3 +303,9 @@ def test_against_torch_batchnorm() -> None:
         ours(t(x))
         theirs(torch.from_numpy(x))
     close(ours.running_var, theirs.running_var.numpy())
+
+
+def test_layer_norm_double_backward() -> None:
+    x, w, b = randn(3, 4), randn(4), randn(4)
+    inputs = tuple(t(a, requires_grad=True) for a in (x, w, b))
+    assert gradgradcheck(lambda v, ww, bb: F.layer_norm(v, [4], ww, bb), inputs)

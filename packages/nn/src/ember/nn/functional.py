@@ -169,6 +169,7 @@ from ember.nn._functional.loss import (
 from ember.nn._functional.loss import (
     smooth_l1_loss as smooth_l1_loss,
 )
+from ember.nn._functional.loss_ctc import ctc_loss as ctc_loss
 from ember.nn._functional.loss_margin import (
     cosine_embedding_loss as cosine_embedding_loss,
 )

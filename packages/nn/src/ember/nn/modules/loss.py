@@ -7,10 +7,10 @@ registered as buffers, as torch does, so ``.to()`` and ``state_dict`` carry them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ember._tensor import Tensor
-from ember.nn._functional import _reduction
+from ember.nn._functional import _reduction, loss_ctc
 from ember.nn._functional import distance as D
 from ember.nn._functional import loss as L
 from ember.nn._functional import loss_margin as M
@@ -19,6 +19,7 @@ from ember.nn.modules.module import Module
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "CTCLoss",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "GaussianNLLLoss",
@@ -524,4 +525,38 @@ class TripletMarginWithDistanceLoss(_Loss):
             margin=self.margin,
             swap=self.swap,
             reduction=self.reduction,
+        )
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss over (T, N, C) log-probabilities.
+
+    Example:
+        >>> lp = ember.randn(5, 1, 3).log_softmax(2)
+        >>> nn.CTCLoss()(lp, ember.tensor([[1, 2]]), [5], [2]).dim()
+        0
+    """
+
+    def __init__(
+        self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False
+    ) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(
+        self,
+        log_probs: Tensor,
+        targets: Tensor,
+        input_lengths: Tensor | Sequence[int],
+        target_lengths: Tensor | Sequence[int],
+    ) -> Tensor:
+        return loss_ctc.ctc_loss(
+            log_probs,
+            targets,
+            input_lengths,
+            target_lengths,
+            self.blank,
+            self.reduction,
+            self.zero_infinity,
         )
