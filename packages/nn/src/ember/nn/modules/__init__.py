@@ -39,6 +39,7 @@ from ember.nn.modules.batchnorm import (
     SyncBatchNorm,
 )
 from ember.nn.modules.container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -103,6 +104,7 @@ from ember.nn.modules.sparse import (
 __all__ = [
     # nn-module
     "Bilinear",
+    "Container",
     "Flatten",
     "Identity",
     "LazyLinear",
