@@ -667,3 +667,10 @@ def test_ctc_impossible_and_zero_infinity() -> None:
     assert math.isfinite(out[0]) and math.isinf(out[1])  # "1 1" needs 3 steps (1, blank, 1)
     zeroed = F.ctc_loss(t(lp), t(targets), [3, 2], [2, 2], reduction="none", zero_infinity=True)
     assert zeroed.numpy()[1] == 0.0
+
+
+def test_nllloss2d_is_a_deprecated_alias() -> None:
+    with pytest.warns(FutureWarning, match="`NLLLoss2d` has been deprecated"):
+        m = nn.NLLLoss2d()
+    x, target = np_log_softmax(randn(2, 3, 2, 2), 1), RNG.integers(0, 3, (2, 2, 2))
+    close(m(t(x), t(target)), np_nll(x, target, None, -100, "mean"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from layers_helpers import RNG, check_grad, close, randn, t
@@ -309,3 +311,39 @@ def test_layer_norm_double_backward() -> None:
     x, w, b = randn(3, 4), randn(4), randn(4)
     inputs = tuple(t(a, requires_grad=True) for a in (x, w, b))
     assert gradgradcheck(lambda v, ww, bb: F.layer_norm(v, [4], ww, bb), inputs)
+
+
+@pytest.mark.parametrize(
+    ("lazy", "plain", "shape"),
+    [
+        (nn.LazyBatchNorm1d, nn.BatchNorm1d, (4, 3)),
+        (nn.LazyBatchNorm2d, nn.BatchNorm2d, (2, 3, 2, 2)),
+        (nn.LazyBatchNorm3d, nn.BatchNorm3d, (2, 3, 1, 2, 2)),
+        (nn.LazyInstanceNorm1d, nn.InstanceNorm1d, (2, 3, 5)),
+        (nn.LazyInstanceNorm2d, nn.InstanceNorm2d, (2, 3, 2, 2)),
+        (nn.LazyInstanceNorm3d, nn.InstanceNorm3d, (1, 3, 2, 2, 2)),
+    ],
+)
+def test_lazy_norms_infer_num_features(lazy: Any, plain: Any, shape: tuple[int, ...]) -> None:
+    m = lazy()
+    x = t(randn(*shape).astype(np.float32))
+    y = m(x)
+    assert type(m) is plain and m.num_features == 3
+    close(
+        y, plain(3, affine=True, track_running_stats=True)(x).detach().numpy(), rtol=1e-5, atol=1e-6
+    )
+    assert list(m.state_dict()) == [
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
+    # loading a checkpoint materializes the state from it, keeping the loaded statistics
+    sd = plain(3, affine=True, track_running_stats=True).state_dict()
+    sd["running_mean"].fill_(2.0)
+    fresh = lazy()
+    fresh.load_state_dict(sd)
+    fresh.eval()
+    fresh(x)
+    close(fresh.running_mean, np.full(3, 2.0))

@@ -40,19 +40,12 @@ MISSING: dict[str, str] = {
     "MaxUnpool2d": "not built yet (ember-nn 0.1): pooling layers",
     "MaxUnpool3d": "not built yet (ember-nn 0.1): pooling layers",
     # normalization layers
-    "CrossMapLRN2d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyBatchNorm1d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyBatchNorm2d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyBatchNorm3d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyInstanceNorm1d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyInstanceNorm2d": "not built yet (ember-nn 0.1): normalization layers",
-    "LazyInstanceNorm3d": "not built yet (ember-nn 0.1): normalization layers",
+    "CrossMapLRN2d": "not built yet (ember-nn 0.1): legacy Lua-torch LRN; use LocalResponseNorm",
     # dropout layers
     # losses
     "AdaptiveLogSoftmaxWithLoss": "not built yet (ember-nn 0.1): losses",
     "LinearCrossEntropyLoss": "not built yet (ember-nn 0.1): losses",
     "LinearCrossEntropyOptions": "not built yet (ember-nn 0.1): losses",
-    "NLLLoss2d": "not built yet (ember-nn 0.1): losses",
     # recurrent layers
     "GRU": "not built yet (ember-nn 0.1): recurrent layers",
     "GRUCell": "not built yet (ember-nn 0.1): recurrent layers",

@@ -6,8 +6,6 @@ Each family lives in ``ember/nn/_functional/<family>.py``; this file only re-exp
 # ruff: noqa: F401 - re-exports
 
 # linear, bilinear (branch nn-module)
-from ember.nn._functional.linear import bilinear, linear
-
 # nn-layers: activations, losses, dropout, embeddings, normalization, distances.
 from ember.nn._functional.activation import (
     celu as celu,
@@ -144,6 +142,7 @@ from ember.nn._functional.dropout import (
 from ember.nn._functional.dropout import (
     feature_alpha_dropout as feature_alpha_dropout,
 )
+from ember.nn._functional.linear import bilinear, linear
 from ember.nn._functional.loss import (
     binary_cross_entropy as binary_cross_entropy,
 )
