@@ -603,20 +603,22 @@ def test_cross_entropy_module_trains_with_gradients() -> None:
     close(logits.grad, (sm - onehot) / 8)
 
 
+@pytest.mark.parametrize("smoothing", [0.0, 0.3])
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-def test_cross_entropy_fast_path_gradients(reduction: str) -> None:
-    # Every target valid, no weight/smoothing: the closed-form backward (softmax - onehot).
+def test_cross_entropy_fast_path_gradients(reduction: str, smoothing: float) -> None:
+    # Every target valid, no weight: the closed-form backward (softmax - smoothed onehot).
     x = randn(5, 4)
     target = np.array([0, 3, 1, 1, 2])
+    kw: dict[str, Any] = dict(reduction=reduction, label_smoothing=smoothing)
     close(
-        F.cross_entropy(t(x), t(target), reduction=reduction),
-        np_ce(x, target, None, -100, reduction, 0.0),
+        F.cross_entropy(t(x), t(target), **kw), np_ce(x, target, None, -100, reduction, smoothing)
     )
-    check_grad(lambda a: F.cross_entropy(a, t(target), reduction=reduction), x)
+    check_grad(lambda a: F.cross_entropy(a, t(target), **kw), x)
     xs, ts = randn(2, 3, 4), RNG.integers(0, 3, (2, 4))
-    check_grad(lambda a: F.cross_entropy(a, t(ts), reduction=reduction), xs)
+    close(F.cross_entropy(t(xs), t(ts), **kw), np_ce(xs, ts, None, -100, reduction, smoothing))
+    check_grad(lambda a: F.cross_entropy(a, t(ts), **kw), xs)
     inputs = (t(x, requires_grad=True),)
-    assert gradgradcheck(lambda a: F.cross_entropy(a, t(target), reduction=reduction), inputs)
+    assert gradgradcheck(lambda a: F.cross_entropy(a, t(target), **kw), inputs)
 
 
 def np_ctc(lp: np.ndarray, target: list[int], blank: int = 0) -> float:

@@ -66,41 +66,56 @@ class LayerNormFn(Function):
 
 
 class CrossEntropyFn(Function):
-    """Unweighted, unmasked, unsmoothed cross-entropy of logits [N, C, ...] and valid indices.
+    """Unweighted, unmasked cross-entropy of logits [N, C, ...] and valid class indices, with
+    optional label smoothing.
 
-    The gradient is ``(softmax - onehot) * g`` (divided by the element count for 'mean'),
-    computed from the saved log-probabilities with one exp and one scatter.
+    The gradient is ``(softmax - (1 - eps) onehot - eps / C) * g`` (divided by the element count
+    for 'mean'), computed from the saved log-probabilities with one exp and one scatter.
     """
 
     @staticmethod
-    def forward(ctx: Any, input: Tensor, target: Tensor, reduction: str) -> Tensor:
+    def forward(
+        ctx: Any, input: Tensor, target: Tensor, reduction: str, smoothing: float
+    ) -> Tensor:
         logp = ember.log_softmax(input, 1)
         index = target.unsqueeze(1)
-        picked = logp.gather(1, index).squeeze(1)
+        loss = -logp.gather(1, index).squeeze(1)
+        classes = input.size(1)
+        if smoothing > 0.0:
+            loss = loss * (1.0 - smoothing) - logp.sum(1) * (smoothing / classes)
         ctx.save_for_backward(input, logp, index)
         ctx.reduction = reduction
-        ctx.count = picked.numel()
+        ctx.smoothing = smoothing
+        ctx.count = loss.numel()
         if reduction == "mean":
-            return cast(Tensor, -picked.mean())
+            return cast(Tensor, loss.mean())
         if reduction == "sum":
-            return cast(Tensor, -picked.sum())
-        return cast(Tensor, -picked)
+            return cast(Tensor, loss.sum())
+        return cast(Tensor, loss)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple[Any, ...]:
         input, logp, index = ctx.saved_tensors
-        ones = ember.full(list(index.shape), -1.0, dtype=logp.dtype)
-        if ember.is_grad_enabled():
-            # create_graph: softmax from the input (so it carries its graph), out of place
-            diff = ember.softmax(input, 1).scatter_add(1, index, ones)
+        eps = ctx.smoothing
+        hit = ember.full(list(index.shape), eps - 1.0, dtype=logp.dtype)
+        create_graph = ember.is_grad_enabled()
+        if create_graph:
+            # softmax from the input (so it carries its graph), out of place
+            diff = ember.softmax(input, 1)
+            if eps > 0.0:
+                diff = diff - eps / logp.size(1)
+            diff = diff.scatter_add(1, index, hit)
         else:
-            diff = ember.exp(logp).scatter_add_(1, index, ones)
+            diff = ember.exp(logp)
+            if eps > 0.0:
+                diff.sub_(eps / logp.size(1))
+            diff.scatter_add_(1, index, hit)
         if ctx.reduction == "none":
             scale = grad.unsqueeze(1)
         elif ctx.reduction == "mean":
             scale = grad / ctx.count
         else:
             scale = grad
-        if ember.is_grad_enabled():
-            return diff * scale, None, None
-        return diff.mul_(scale), None, None
+        if create_graph:
+            return diff * scale, None, None, None
+        return diff.mul_(scale), None, None, None

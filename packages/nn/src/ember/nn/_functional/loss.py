@@ -318,13 +318,9 @@ def cross_entropy(
         logp = ember.log_softmax(input, class_dim)
         return _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_smoothing)
     _check_index_target("cross_entropy", input, target)
-    if (
-        weight is None
-        and label_smoothing == 0.0
-        and input.dim() >= 2
-        and _all_valid(target, classes, ignore_index)
-    ):
-        return cast(Tensor, CrossEntropyFn.apply(input, target.long(), reduction))
+    if weight is None and input.dim() >= 2 and _all_valid(target, classes, ignore_index):
+        fused = CrossEntropyFn.apply(input, target.long(), reduction, label_smoothing)
+        return cast(Tensor, fused)
     logp = ember.log_softmax(input, class_dim)
     x, t, unbatched = _batched(logp, target)
     loss, mask, w = _nll_terms(x, t, weight, ignore_index)
