@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from layers_helpers import RNG, check_grad, close, randn, t
 
 import ember
@@ -676,3 +678,34 @@ def test_nllloss2d_is_a_deprecated_alias() -> None:
         m = nn.NLLLoss2d()
     x, target = np_log_softmax(randn(2, 3, 2, 2), 1), RNG.integers(0, 3, (2, 2, 2))
     close(m(t(x), t(target)), np_nll(x, target, None, -100, "mean"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(1, 4),
+    c=st.integers(1, 5),
+    spatial=st.lists(st.integers(1, 3), max_size=2),
+    smoothing=st.sampled_from([0.0, 0.2]),
+    ignore_some=st.booleans(),
+    reduction=st.sampled_from(REDUCTIONS),
+)
+def test_cross_entropy_any_shape_matches_numpy(
+    n: int, c: int, spatial: list[int], smoothing: float, ignore_some: bool, reduction: str
+) -> None:
+    rng = np.random.default_rng(n * 100 + c * 10 + len(spatial))
+    x = rng.standard_normal((n, c, *spatial))
+    target = rng.integers(0, c, (n, *spatial))
+    if ignore_some:
+        target.reshape(-1)[0] = -100
+    got = F.cross_entropy(t(x), t(target), reduction=reduction, label_smoothing=smoothing)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = np_ce(x, target, None, -100, reduction, smoothing)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-10, atol=1e-12)
+
+
+@given(reduction=st.text(max_size=8).filter(lambda s: s not in ("none", "mean", "sum")))
+def test_bad_reduction_strings_raise(reduction: str) -> None:
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        F.l1_loss(t(randn(2)), t(randn(2)), reduction=reduction)
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        F.cross_entropy(t(randn(2, 3)), t(np.array([0, 1])), reduction=reduction)
