@@ -15,6 +15,7 @@ from scipy import special
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
+from ember.autograd import gradgradcheck
 
 SELU_A = 1.6732632423543772848170429916717
 SELU_S = 1.0507009873554804934193349852946
@@ -327,3 +328,9 @@ def test_softmax2d() -> None:
     close(nn.Softmax2d()(t(x[0])).sum(0), np.ones((4, 4)))
     with pytest.raises(ValueError, match="Softmax2d: expected input to be 3D or 4D"):
         nn.Softmax2d()(t(randn(2, 3)))
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_double_backward(approximate: str) -> None:
+    x = t(randn(6, scale=2.0), requires_grad=True)
+    assert gradgradcheck(lambda v: F.gelu(v, approximate=approximate), (x,))

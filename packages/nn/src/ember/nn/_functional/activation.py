@@ -7,12 +7,13 @@ give NaN).
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import cast
 
 import ember
 from ember._tensor import Tensor
+
+from ._fused import GeluFn
 
 __all__ = [
     "celu",
@@ -316,11 +317,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         tensor([0.8413])
     """
     _check_tensor("gelu", input)
-    if approximate == "none":
-        return cast(Tensor, input * (ember.erf(input * (1.0 / math.sqrt(2.0))) + 1.0) * 0.5)
-    if approximate == "tanh":
-        inner = (input + input * input * input * 0.044715) * math.sqrt(2.0 / math.pi)
-        return cast(Tensor, input * (ember.tanh(inner) + 1.0) * 0.5)
+    if approximate in ("none", "tanh"):
+        return cast(Tensor, GeluFn.apply(input, approximate))
     raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
 
 
