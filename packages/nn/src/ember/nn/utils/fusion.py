@@ -35,9 +35,9 @@ def fuse_conv_bn_weights(
     Example:
         >>> w, b = ember.nn.utils.fuse_conv_bn_weights(
         ...     ember.ones(2, 1, 1, 1), None, ember.zeros(2), ember.ones(2), 0.0, None, None)
-        >>> b
+        >>> b  # no conv bias: the fused bias starts from zeros that do not require grad
         Parameter containing:
-        tensor([0., 0.], requires_grad=True)
+        tensor([0., 0.])
     """
     cw: Any = conv_w
     weight_dtype = cw.dtype
