@@ -17,7 +17,7 @@ def pairwise_distance(
 
     Example:
         >>> F.pairwise_distance(ember.tensor([[3.0, 0.0]]), ember.tensor([[0.0, 4.0]]))
-        tensor([5.0000])
+        tensor([5.])
     """
     for name, t in (("x1", x1), ("x2", x2)):
         if not isinstance(t, Tensor):

@@ -449,8 +449,8 @@ def kl_div(
     """Kullback-Leibler divergence with ``input`` given as log-probabilities.
 
     Example:
-        >>> F.kl_div(ember.tensor([[-0.6931, -0.6931]]), ember.tensor([[0.5, 0.5]]),
-        ...          reduction="batchmean")
+        >>> q = ember.tensor([[0.5, 0.5]])
+        >>> F.kl_div(q.log(), q, reduction="batchmean")
         tensor(0.)
     """
     if size_average is not None or reduce is not None:

@@ -14,7 +14,7 @@ class PairwiseDistance(Module):
 
     Example:
         >>> nn.PairwiseDistance()(ember.tensor([[3.0, 0.0]]), ember.tensor([[0.0, 4.0]]))
-        tensor([5.0000])
+        tensor([5.])
     """
 
     def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
