@@ -1,0 +1,1 @@
+"""Implementation modules behind ``ember.nn.functional``, one per family of ops."""
