@@ -1,1 +1,1 @@
-"""Implementation modules behind ``ember.nn.functional``, one per family of ops."""
+"""Implementations behind ``ember.nn.functional``, one file per family of functions."""

@@ -14,21 +14,12 @@ from typing import Any
 import ember
 from ember._tensor import Tensor
 from ember.autograd import Function
+from ember.nn._functional.dropout import dropout
 
 __all__ = ["multi_head_attention_forward", "scaled_dot_product_attention"]
 
 # Tiled path above this many score elements (all batch dims together): ~16 MiB in float32.
 _TILE_MIN_SCORES = 1 << 22
-
-
-def _attention_dropout(x: Tensor, p: float) -> Tensor:
-    # Inverted dropout on the attention weights (keep with probability 1 - p, scale by 1/(1-p)).
-    if p >= 1.0:
-        zeroed: Tensor = x * 0.0
-        return zeroed
-    keep = ember.rand(tuple(x.size()), dtype=x.dtype) >= p
-    out: Tensor = x * keep * (1.0 / (1.0 - p))
-    return out
 
 
 def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
@@ -206,7 +197,7 @@ def _direct_attention(
     else:
         weights = ember.softmax(scores, -1)
     if dropout_p > 0.0:
-        weights = _attention_dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p)
     out: Tensor = ember.matmul(weights, value)
     return out
 
@@ -527,7 +518,7 @@ def multi_head_attention_forward(
             scores = scores + attn_mask
         weights = ember.softmax(scores, -1)
         if dropout_p > 0.0:
-            weights = _attention_dropout(weights, dropout_p)
+            weights = dropout(weights, dropout_p)
         attn = ember.matmul(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
         out = _linear(attn, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, -1)
         weights = weights.reshape(bsz, num_heads, tgt_len, src_len)

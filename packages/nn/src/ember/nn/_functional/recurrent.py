@@ -123,9 +123,7 @@ class _RecurrentLayer(Function):
 
     @staticmethod
     @once_differentiable
-    def backward(
-        ctx: Any, g_out: Tensor, g_hn: Tensor, g_cn: Tensor
-    ) -> tuple[Tensor | None, ...]:
+    def backward(ctx: Any, g_out: Tensor, g_hn: Tensor, g_cn: Tensor) -> tuple[Tensor | None, ...]:
         w_hh, w_hr, acts, h_prev_all, c_all, c_prev_all, m_all, hh_n, out, h0, c0 = (
             ctx.saved_tensors
         )
@@ -169,7 +167,8 @@ class _RecurrentLayer(Function):
                 dc = dc + dh * o * (1.0 - tc * tc)
                 ember.mul(dh * tc, o * (1.0 - o), out=gx_t[:, 3 * cell :])
                 ember.mul(dc * g, i * (1.0 - i), out=gx_t[:, :cell])
-                ember.mul(dc * c_prev_all[off : off + b], f * (1.0 - f), out=gx_t[:, cell : 2 * cell])
+                c_prev = c_prev_all[off : off + b]
+                ember.mul(dc * c_prev, f * (1.0 - f), out=gx_t[:, cell : 2 * cell])
                 ember.mul(dc * i, 1.0 - g * g, out=gx_t[:, 2 * cell : 3 * cell])
                 dc = dc * f
                 dh = ember.matmul(gx_t, w_hh)

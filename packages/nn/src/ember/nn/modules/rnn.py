@@ -14,7 +14,9 @@ import warnings
 from typing import Any, overload
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember.nn._functional.dropout import dropout
 from ember.nn._functional.recurrent import recurrent_layer
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
@@ -25,20 +27,10 @@ __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "R
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-def _dropout(x: Tensor, p: float) -> Tensor:
-    # Inverted dropout between stacked layers (training only).
-    if p >= 1.0:
-        zeroed: Tensor = x * 0.0
-        return zeroed
-    keep = ember.rand(tuple(x.size()), dtype=x.dtype) >= p
-    out: Tensor = x * keep * (1.0 / (1.0 - p))
-    return out
-
-
 def _init_uniform(module: Module, hidden_size: int) -> None:
     # torch's init for every recurrent weight and bias: U(-1/sqrt(hidden), 1/sqrt(hidden)).
     bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0.0
-    with ember.no_grad():
+    with no_grad():
         for weight in module.parameters():
             weight.uniform_(-bound, bound)
 
@@ -72,7 +64,7 @@ class RNNBase(Module):
         if (
             not isinstance(dropout, numbers.Number)
             or isinstance(dropout, bool)
-            or not 0 <= float(dropout) <= 1  # type: ignore[arg-type]
+            or not 0 <= float(dropout) <= 1
         ):
             raise ValueError(
                 "dropout should be a number in range [0, 1] representing the probability of an "
@@ -238,7 +230,7 @@ class RNNBase(Module):
                     c_finals.append(c_n)
             layer_input = outputs[0] if directions == 1 else ember.cat(outputs, dim=1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                layer_input = _dropout(layer_input, self.dropout)
+                layer_input = dropout(layer_input, self.dropout)
         h_n_all = ember.stack(h_finals)
         c_n_all = ember.stack(c_finals) if c_finals else None
         return layer_input, h_n_all, c_n_all
@@ -283,8 +275,7 @@ class RNNBase(Module):
             if lstm:
                 if not isinstance(hx, tuple) or len(hx) != 2:
                     raise RuntimeError(
-                        f"{self._name()}: hx must be a tuple (h_0, c_0), got "
-                        f"{type(hx).__name__}"
+                        f"{self._name()}: hx must be a tuple (h_0, c_0), got {type(hx).__name__}"
                     )
                 h0, c0 = hx
             else:
@@ -552,7 +543,7 @@ class RNNCellBase(Module):
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
         batch = x.size()[0]
-        states = []
+        states: list[Tensor | None] = []
         for state in (hx, cx):
             if state is None:
                 states.append(None)
@@ -585,10 +576,7 @@ class RNNCellBase(Module):
         gru = mode == "GRU"
         bias_in = b_ih if gru or b_ih is None or b_hh is None else b_ih + b_hh
         w_ih: Tensor = self.weight_ih
-        if bias_in is None:
-            xp = ember.matmul(x, w_ih.t())
-        else:
-            xp = ember.addmm(bias_in, x, w_ih.t())
+        xp = ember.matmul(x, w_ih.t()) if bias_in is None else ember.addmm(bias_in, x, w_ih.t())
         h, _, c = recurrent_layer(
             xp, h0, c0, self.weight_hh, b_hh if gru else None, None, mode, False, [batch]
         )
