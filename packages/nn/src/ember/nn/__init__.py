@@ -2,18 +2,29 @@
 
 # Module core, parameters, containers, linear layers, init, utils (branch nn-module).
 from ember.nn import functional, init, parameter, utils
+
+# Recurrent layers and attention (branch nn-seq).
 from ember.nn.modules import (
+    GRU,
+    LSTM,
+    RNN,
     Bilinear,
     Flatten,
+    GRUCell,
     Identity,
     LazyLinear,
     LazyModuleMixin,
     Linear,
+    LSTMCell,
     Module,
     ModuleDict,
     ModuleList,
+    MultiheadAttention,
     ParameterDict,
     ParameterList,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
     Sequential,
     Unflatten,
 )
@@ -42,4 +53,14 @@ __all__ = [
     "init",
     "parameter",
     "utils",
+    # nn-seq
+    "GRU",
+    "LSTM",
+    "RNN",
+    "GRUCell",
+    "LSTMCell",
+    "MultiheadAttention",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
 ]

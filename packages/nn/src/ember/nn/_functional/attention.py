@@ -15,6 +15,7 @@ import ember
 from ember._tensor import Tensor
 from ember.autograd import Function
 from ember.nn._functional.dropout import dropout
+from ember.nn._functional.linear import linear
 
 __all__ = ["multi_head_attention_forward", "scaled_dot_product_attention"]
 
@@ -23,8 +24,10 @@ _TILE_MIN_SCORES = 1 << 22
 
 
 def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
-    out: Tensor = ember.matmul(x, weight.mT)
-    return out if bias is None else out + bias
+    # F.linear on the rows of x: 2-d operands make it one GEMM with the bias folded in.
+    rows = x.reshape(-1, x.size()[-1])
+    out: Tensor = linear(rows, weight, bias).reshape(*x.size()[:-1], weight.size()[0])
+    return out
 
 
 def _check_sdpa_inputs(

@@ -1,6 +1,8 @@
 """Module classes (torch.nn.modules): one block of re-exports per family."""
 
 # Module core and containers (branch nn-module).
+# Recurrent layers and attention (branch nn-seq).
+from ember.nn.modules.attention import MultiheadAttention
 from ember.nn.modules.container import (
     ModuleDict,
     ModuleList,
@@ -12,6 +14,7 @@ from ember.nn.modules.flatten import Flatten, Unflatten
 from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.linear import Bilinear, Identity, LazyLinear, Linear
 from ember.nn.modules.module import Module
+from ember.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
     # nn-module
@@ -28,4 +31,14 @@ __all__ = [
     "ParameterList",
     "Sequential",
     "Unflatten",
+    # nn-seq
+    "GRU",
+    "LSTM",
+    "RNN",
+    "GRUCell",
+    "LSTMCell",
+    "MultiheadAttention",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
 ]

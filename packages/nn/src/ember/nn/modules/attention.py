@@ -1,4 +1,4 @@
-"""``MultiheadAttention``: torch's module, parameters and masks over ``multi_head_attention_forward``."""
+"""``MultiheadAttention``: torch's module and parameters over ``multi_head_attention_forward``."""
 
 from __future__ import annotations
 
@@ -88,7 +88,8 @@ class MultiheadAttention(Module):
             self.bias_k = Parameter(ember.empty((1, 1, embed_dim), **factory))
             self.bias_v = Parameter(ember.empty((1, 1, embed_dim), **factory))
         else:
-            self.bias_k = self.bias_v = None
+            self.register_parameter("bias_k", None)
+            self.register_parameter("bias_v", None)
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
@@ -102,6 +103,7 @@ class MultiheadAttention(Module):
             init.xavier_uniform_(self.v_proj_weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
+        if self.out_proj.bias is not None:
             init.constant_(self.out_proj.bias, 0.0)
         if self.bias_k is not None:
             init.xavier_normal_(self.bias_k)
@@ -134,8 +136,7 @@ class MultiheadAttention(Module):
         for name, t in (("query", query), ("key", key), ("value", value)):
             if not isinstance(t, Tensor):
                 raise TypeError(
-                    f"MultiheadAttention.forward(): {name} must be a Tensor, not "
-                    f"{type(t).__name__}"
+                    f"MultiheadAttention.forward(): {name} must be a Tensor, not {type(t).__name__}"
                 )
         if query.size()[-1] != self.embed_dim:
             raise AssertionError(

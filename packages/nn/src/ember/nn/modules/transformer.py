@@ -43,8 +43,9 @@ def _activation(activation: Activation) -> Callable[[Tensor], Tensor]:
 
 
 def _square_subsequent_mask(size: int, dtype: Any = None, device: Any = None) -> Tensor:
-    mask: Tensor = ember.full((size, size), float("-inf"), dtype=dtype, device=device)
-    return mask.triu(1)
+    full = ember.full((size, size), float("-inf"), dtype=dtype, device=device)
+    mask: Tensor = full.triu(1)
+    return mask
 
 
 def _detect_is_causal(mask: Tensor | None, is_causal: bool | None, size: int | None) -> bool:
@@ -126,7 +127,7 @@ class TransformerEncoderLayer(Module):
     ) -> Tensor:
         """Runs the layer on ``src``; masks as in :class:`MultiheadAttention`."""
         _check_mask_dtype(src_key_padding_mask, "src_key_padding_mask")
-        x = src
+        x: Tensor = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
             x = x + self._ff_block(self.norm2(x))
@@ -210,7 +211,7 @@ class TransformerDecoderLayer(Module):
         memory_is_causal: bool = False,
     ) -> Tensor:
         """Runs the layer on ``tgt`` attending to ``memory``."""
-        x = tgt
+        x: Tensor = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
             x = x + self._mha_block(
@@ -219,9 +220,10 @@ class TransformerDecoderLayer(Module):
             x = x + self._ff_block(self.norm3(x))
         else:
             x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-            x = self.norm2(
-                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            cross = self._mha_block(
+                x, memory, memory_mask, memory_key_padding_mask, memory_is_causal
             )
+            x = self.norm2(x + cross)
             x = self.norm3(x + self._ff_block(x))
         return x
 
@@ -469,9 +471,7 @@ class Transformer(Module):
         return out
 
     @staticmethod
-    def generate_square_subsequent_mask(
-        sz: int, device: Any = None, dtype: Any = None
-    ) -> Tensor:
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
         """The causal mask: ``-inf`` above the diagonal, ``0`` elsewhere (float32 default).
 
         Example:
