@@ -1,4 +1,4 @@
-"""``ember.nn.functional``: torch.nn.functional's functions (implemented in ``_functional``)."""
+"""``ember.nn.functional``: the functions behind the modules (torch.nn.functional)."""
 
 # nn-layers: activations, losses, dropout, embeddings, normalization, distances.
 from ember.nn._functional.activation import (

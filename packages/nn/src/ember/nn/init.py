@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 
 __all__ = [
     "calculate_gain",
@@ -69,7 +70,12 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _check_tensor(tensor: object, fn: str) -> Tensor:
+def _any(t: object) -> Any:
+    return t
+
+
+def _check_tensor(tensor: object, fn: str) -> Any:
+    # Any: the native methods' stubs type their results as `object`.
     if not isinstance(tensor, Tensor):
         raise TypeError(f"[nn.init.{fn}] expected a Tensor, got {type(tensor).__name__}")
     return tensor
@@ -85,9 +91,10 @@ def uniform_(
         >>> bool((w.abs() <= 0.1).all())
         True
     """
-    _check_tensor(tensor, "uniform_")
-    with ember.no_grad():
-        return tensor.uniform_(a, b, generator=generator)
+    t = _check_tensor(tensor, "uniform_")
+    with no_grad():
+        t.uniform_(a, b, generator=generator)
+        return tensor
 
 
 def normal_(
@@ -99,9 +106,10 @@ def normal_(
         >>> ember.nn.init.normal_(ember.empty(3, 5)).shape
         ember.Size([3, 5])
     """
-    _check_tensor(tensor, "normal_")
-    with ember.no_grad():
-        return tensor.normal_(mean, std, generator=generator)
+    t = _check_tensor(tensor, "normal_")
+    with no_grad():
+        t.normal_(mean, std, generator=generator)
+        return tensor
 
 
 def trunc_normal_(
@@ -119,7 +127,7 @@ def trunc_normal_(
         >>> bool((w.abs() <= 1.0).all())
         True
     """
-    _check_tensor(tensor, "trunc_normal_")
+    t = _check_tensor(tensor, "trunc_normal_")
 
     def norm_cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
@@ -130,14 +138,14 @@ def trunc_normal_(
             "values may be incorrect.",
             stacklevel=2,
         )
-    with ember.no_grad():
+    with no_grad():
         lo = norm_cdf((a - mean) / std)
         hi = norm_cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
+        t.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
+        t.erfinv_()
+        t.mul_(std * math.sqrt(2.0))
+        t.add_(mean)
+        t.clamp_(min=a, max=b)
         return tensor
 
 
@@ -148,9 +156,10 @@ def constant_(tensor: Tensor, val: float) -> Tensor:
         >>> ember.nn.init.constant_(ember.empty(2), 0.3)
         tensor([0.3000, 0.3000])
     """
-    _check_tensor(tensor, "constant_")
-    with ember.no_grad():
-        return tensor.fill_(val)
+    t = _check_tensor(tensor, "constant_")
+    with no_grad():
+        t.fill_(val)
+        return tensor
 
 
 def ones_(tensor: Tensor) -> Tensor:
@@ -170,9 +179,10 @@ def zeros_(tensor: Tensor) -> Tensor:
         >>> ember.nn.init.zeros_(ember.empty(2))
         tensor([0., 0.])
     """
-    _check_tensor(tensor, "zeros_")
-    with ember.no_grad():
-        return tensor.zero_()
+    t = _check_tensor(tensor, "zeros_")
+    with no_grad():
+        t.zero_()
+        return tensor
 
 
 def eye_(tensor: Tensor) -> Tensor:
@@ -183,11 +193,12 @@ def eye_(tensor: Tensor) -> Tensor:
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
-    _check_tensor(tensor, "eye_")
-    if tensor.ndimension() != 2:
+    t = _check_tensor(tensor, "eye_")
+    if t.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    with ember.no_grad():
-        return tensor.copy_(ember.eye(tensor.shape[0], tensor.shape[1]))
+    with no_grad():
+        t.copy_(ember.eye(t.shape[0], t.shape[1]))
+        return tensor
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
@@ -199,33 +210,35 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         tensor([[1., 0.],
                 [0., 1.]])
     """
-    _check_tensor(tensor, "dirac_")
-    dims = tensor.dim()
+    t = _check_tensor(tensor, "dirac_")
+    dims = t.dim()
     if dims not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
-    sizes = tensor.size()
+    sizes = t.size()
     if sizes[0] % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
     out_per_group = sizes[0] // groups
     min_dim = min(out_per_group, sizes[1])
     centre = tuple(s // 2 for s in sizes[2:])
-    with ember.no_grad():
-        tensor.zero_()
+    with no_grad():
+        t.zero_()
         for g in range(groups):
             for d in range(min_dim):
-                tensor[(g * out_per_group + d, d, *centre)] = 1
+                index = (g * out_per_group + d, d, *centre)
+                t[index] = 1
     return tensor
 
 
 def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    shape: tuple[int, ...] = tuple(_any(tensor).size())
     if tensor.dim() < 2:
         raise ValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
         )
     receptive = 1
-    for s in tensor.shape[2:]:
+    for s in shape[2:]:
         receptive *= s
-    return tensor.size(1) * receptive, tensor.size(0) * receptive
+    return shape[1] * receptive, shape[0] * receptive
 
 
 def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
@@ -287,8 +300,8 @@ def kaiming_uniform_(
         >>> w.shape
         ember.Size([3, 5])
     """
-    _check_tensor(tensor, "kaiming_uniform_")
-    if 0 in tensor.shape:
+    t = _check_tensor(tensor, "kaiming_uniform_")
+    if 0 in t.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
@@ -308,8 +321,8 @@ def kaiming_normal_(
         >>> ember.nn.init.kaiming_normal_(ember.empty(3, 5), mode="fan_out").shape
         ember.Size([3, 5])
     """
-    _check_tensor(tensor, "kaiming_normal_")
-    if 0 in tensor.shape:
+    t = _check_tensor(tensor, "kaiming_normal_")
+    if 0 in t.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
@@ -325,15 +338,15 @@ def orthogonal_(
         >>> bool(((w @ w.T) - ember.eye(3, dtype=ember.float64)).abs().max() < 1e-10)
         True
     """
-    _check_tensor(tensor, "orthogonal_")
-    if tensor.ndimension() < 2:
+    t = _check_tensor(tensor, "orthogonal_")
+    if t.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
+    if t.numel() == 0:
         return tensor
-    rows = tensor.size(0)
-    cols = tensor.numel() // rows
-    with ember.no_grad():
-        flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    rows = t.size(0)
+    cols = t.numel() // rows
+    with no_grad():
+        flat = t.new_empty((rows, cols)).normal_(0, 1, generator=generator)
         if rows < cols:
             flat = flat.T
         q, r = ember.linalg.qr(flat)
@@ -341,8 +354,8 @@ def orthogonal_(
         q = q * ember.diag(r, 0).sign()
         if rows < cols:
             q = q.T
-        tensor.view_as(q).copy_(q)
-        tensor.mul_(gain)
+        t.view_as(q).copy_(q)
+        t.mul_(gain)
     return tensor
 
 
@@ -356,16 +369,16 @@ def sparse_(
         >>> [int((w[:, c] == 0).sum()) for c in range(3)]
         [5, 5, 5]
     """
-    _check_tensor(tensor, "sparse_")
-    if tensor.ndimension() != 2:
+    t = _check_tensor(tensor, "sparse_")
+    if t.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    rows, cols = tensor.shape
+    rows, cols = t.shape
     num_zeros = math.ceil(sparsity * rows)
-    with ember.no_grad():
-        tensor.normal_(0, std, generator=generator)
+    with no_grad():
+        t.normal_(0, std, generator=generator)
         for col in range(cols):
             zero_rows = ember.randperm(rows, generator=generator)[:num_zeros]
-            tensor[zero_rows, col] = 0
+            t[zero_rows, col] = 0
     return tensor
 
 

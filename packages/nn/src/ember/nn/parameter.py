@@ -6,7 +6,8 @@ import copy
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 
 __all__ = [
     "Buffer",
@@ -32,7 +33,7 @@ class Parameter(Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
 
     It shares ``data``'s storage (no copy), is a leaf of the autograd graph and requires grad by
-    default. Operations on a Parameter return plain ``ember.Tensor`` values, as in torch.
+    default. Operations on a Parameter return plain ``Tensor`` values, as in torch.
 
     Example:
         >>> p = ember.nn.Parameter(ember.zeros(2))
@@ -52,7 +53,7 @@ class Parameter(Tensor):
         # All the work is in __new__ (the instance wraps data's storage).
         pass
 
-    @property  # type: ignore[override]
+    @property
     def data(self) -> Tensor:
         """The parameter's values as a plain tensor outside autograd; assignable as in torch."""
         plain: Tensor = self.detach()
@@ -71,16 +72,16 @@ class Parameter(Tensor):
         if id(self) in memo:
             result: Parameter = memo[id(self)]
             return result
-        with ember.no_grad():
+        with no_grad():
             result = type(self)(self.detach().clone(), self.requires_grad)
         memo[id(self)] = result
         result.__dict__.update(copy.deepcopy(self.__dict__, memo))
         if self.grad is not None:
-            result.grad = self.grad.clone()
+            _native(result).grad = self.grad.clone()
         return result
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        # Rebuilt from its plain data (pickled as an ember.Tensor) and its attributes.
+        # Rebuilt from its plain data (pickled as an Tensor) and its attributes.
         return (_rebuild_parameter, (self.detach(), self.requires_grad, dict(self.__dict__)))
 
     __hash__ = Tensor.__hash__
@@ -109,7 +110,7 @@ class UninitializedTensorMixin:
         if self.cls_to_become is not Tensor:
             self.__class__ = self.cls_to_become
         # A buffer cannot become a plain Tensor in place (no __dict__ there): LazyModuleMixin
-        # replaces it in the module by ``buf.as_subclass(ember.Tensor)``.
+        # replaces it in the module by ``buf.as_subclass(Tensor)``.
 
     @property
     def shape(self) -> Any:
@@ -177,7 +178,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 class Buffer(Tensor):
     """Marks a tensor as a buffer: assigning a Buffer to a Module attribute registers it.
 
-    The module stores the tensor (as a plain ``ember.Tensor`` over the same storage) with the
+    The module stores the tensor (as a plain ``Tensor`` over the same storage) with the
     given ``persistent`` flag, like ``register_buffer``.
 
     Example:

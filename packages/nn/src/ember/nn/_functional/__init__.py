@@ -1,1 +1,1 @@
-"""Implementations behind ``ember.nn.functional``, one file per family of functions."""
+"""Implementations behind ``ember.nn.functional``, one file per family (re-exported there)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import ember
-from ember import Tensor
+from ember._tensor import Tensor
 
 __all__ = ["bilinear", "linear"]
 
@@ -15,6 +17,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         >>> ember.nn.functional.linear(ember.ones(2, 3), ember.ones(4, 3)).shape
         ember.Size([2, 4])
     """
+    input_: Any = input
+    w: Any = weight
+    out: Tensor = _linear(input_, w, bias)
+    return out
+
+
+def _linear(input: Any, weight: Any, bias: Any) -> Any:
     if weight.dim() not in (1, 2):
         raise RuntimeError(f"[linear] weight must be 1-d or 2-d, got shape {tuple(weight.shape)}")
     if input.dim() == 0 or input.shape[-1] != weight.shape[-1]:
@@ -36,6 +45,14 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         >>> F.bilinear(ember.ones(2, 3), ember.ones(2, 4), ember.ones(5, 3, 4)).shape
         ember.Size([2, 5])
     """
+    x1: Any = input1
+    x2: Any = input2
+    w: Any = weight
+    out: Tensor = _bilinear(x1, x2, w, bias)
+    return out
+
+
+def _bilinear(input1: Any, input2: Any, weight: Any, bias: Any) -> Any:
     if weight.dim() != 3:
         raise RuntimeError(
             f"[bilinear] weight must be 3-d (out, in1, in2), got shape {tuple(weight.shape)}"

@@ -43,9 +43,9 @@ def annotate(module: Any, exc: BaseException) -> None:
             return
         try:
             trace = [module]
-            exc._ember_nn_trace = trace  # type: ignore[attr-defined]
-            exc._ember_nn_message = exc.args[0]  # type: ignore[attr-defined]
-            exc._ember_nn_layer = describe(module)  # type: ignore[attr-defined]
+            exc._ember_nn_trace = trace  # type: ignore[union-attr]
+            exc._ember_nn_message = exc.args[0]  # type: ignore[union-attr]
+            exc._ember_nn_layer = describe(module)  # type: ignore[union-attr]
         except AttributeError:  # an exception type without a __dict__
             return
     elif trace[-1] is not module:

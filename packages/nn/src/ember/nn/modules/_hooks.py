@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+from ember._tensor import Tensor
 from ember.autograd import Function
 
 __all__ = ["BackwardHook", "RemovableHandle"]
@@ -82,13 +83,13 @@ def _fix_grads(name: str, new: Any, old: tuple[Any, ...], what: str) -> tuple[An
         return old
     if not isinstance(new, (tuple, list)):
         new = (new,)
-    new = tuple(new)
-    if len(new) != len(old):
+    fixed: tuple[Any, ...] = tuple(new)
+    if len(fixed) != len(old):
         raise RuntimeError(
-            f"Backward hook returned an invalid number of grad_{what}, got {len(new)}, but "
+            f"Backward hook returned an invalid number of grad_{what}, got {len(fixed)}, but "
             f"expected {len(old)} (hook of {name})"
         )
-    return new
+    return fixed
 
 
 class _OutputIdentity(Function):
@@ -155,7 +156,7 @@ class BackwardHook:
 
     def setup_input_hook(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Routes the positional tensor inputs through the input identity."""
-        positions = [i for i, a in enumerate(args) if isinstance(a, ember.Tensor)]
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         state = _HookState(self.module, self.user_hooks, self.user_pre_hooks, len(positions))
         self.state = state
         state.inputs_require_grad = any(args[i].requires_grad for i in positions)
@@ -172,11 +173,9 @@ class BackwardHook:
         state = self.state
         if state is None or not ember.is_grad_enabled():
             return result
-        single = isinstance(result, ember.Tensor)
+        single = isinstance(result, Tensor)
         items = [result] if single else list(result) if isinstance(result, (tuple, list)) else []
-        positions = [
-            i for i, r in enumerate(items) if isinstance(r, ember.Tensor) and r.requires_grad
-        ]
+        positions = [i for i, r in enumerate(items) if isinstance(r, Tensor) and r.requires_grad]
         if not positions:
             return result
         wrapped = _OutputIdentity.apply(state, *(items[i] for i in positions))

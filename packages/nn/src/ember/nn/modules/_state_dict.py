@@ -11,8 +11,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 from ember.nn.modules._hooks import RemovableHandle
 from ember.nn.parameter import Parameter, is_lazy
 
@@ -91,7 +91,7 @@ class StateDictMixin:
             keep_vars = values.get("keep_vars", keep_vars)
         if destination is None:
             destination = OrderedDict()
-            destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+            destination._metadata = OrderedDict()
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
@@ -213,7 +213,7 @@ class StateDictMixin:
             input_param = state_dict[key]
             if not isinstance(input_param, Tensor):
                 error_msgs.append(
-                    f'While copying the parameter named "{key}", expected ember.Tensor or '
+                    f'While copying the parameter named "{key}", expected Tensor or '
                     f"Tensor-like object from checkpoint but received {type(input_param)}"
                 )
                 continue
@@ -227,7 +227,7 @@ class StateDictMixin:
                 )
                 continue
             try:
-                with ember.no_grad():
+                with no_grad():
                     if assign:
                         if isinstance(param, Parameter):
                             if not isinstance(input_param, Parameter):

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Any, TypeVar, overload
 
-from ember import Tensor
+from ember._tensor import Tensor
 from ember.nn.modules.module import Module, _addindent
 from ember.nn.parameter import Parameter
 
@@ -46,7 +46,7 @@ class Sequential(Module):
     def __init__(self, *args: Module) -> None: ...
     @overload
     def __init__(self, arg: OrderedDict[str, Module]) -> None: ...
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: Any) -> None:  # type: ignore[misc]
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
@@ -275,7 +275,7 @@ class ModuleList(Module):
         """Removes and returns the module at ``key``."""
         v = self[key]
         del self[key]
-        return v  # type: ignore[return-value]
+        return v
 
     def extend(self: _L, modules: Iterable[Module]) -> _L:
         """Appends every module of the iterable ``modules``."""
@@ -357,17 +357,18 @@ class ModuleDict(Module):
             for key, module in modules.items():
                 self[key] = module
             return
-        for j, m in enumerate(modules):
+        for j, m in enumerate(list(modules)):
             if not isinstance(m, Iterable):
                 raise TypeError(
                     f"ModuleDict update sequence element #{j} should be Iterable; is "
                     + type(m).__name__
                 )
-            if len(m) != 2:
+            pair = list(m)
+            if len(pair) != 2:
                 raise ValueError(
-                    f"ModuleDict update sequence element #{j} has length {len(m)}; 2 is required"
+                    f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required"
                 )
-            self[m[0]] = m[1]
+            self[pair[0]] = pair[1]
 
 
 def _param_line(key: object, p: Any, type_name: str) -> str:
@@ -451,7 +452,7 @@ class ParameterList(Module):
             for k, p in enumerate(self)
         )
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("ParameterList should not be called.")
 
 
@@ -568,25 +569,26 @@ class ParameterDict(Module):
             for key, value in sorted(parameters.items()):
                 self[key] = value
         else:
-            for j, p in enumerate(parameters):
+            for j, p in enumerate(list(parameters)):
                 if not isinstance(p, Iterable):
                     raise TypeError(
                         f"ParameterDict update sequence element #{j} should be Iterable; is "
                         + type(p).__name__
                     )
-                if len(p) != 2:
+                pair = list(p)
+                if len(pair) != 2:
                     raise ValueError(
-                        f"ParameterDict update sequence element #{j} has length {len(p)}; 2 is "
-                        "required"
+                        f"ParameterDict update sequence element #{j} has length {len(pair)}; 2 "
+                        "is required"
                     )
-                self[p[0]] = p[1]
+                self[pair[0]] = pair[1]
 
     def extra_repr(self) -> str:
         return "\n".join(
             _param_line(k, p, p.type() if isinstance(p, Tensor) else "") for k, p in self.items()
         )
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("ParameterDict should not be called.")
 
     def __or__(self, other: ParameterDict) -> ParameterDict:

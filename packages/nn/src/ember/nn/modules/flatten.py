@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ember import Tensor
+from ember._tensor import Tensor
 from ember.nn.modules.module import Module
 
 __all__ = ["Flatten", "Unflatten"]
@@ -28,7 +28,8 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.flatten(self.start_dim, self.end_dim)
+        out: Tensor = input.flatten(self.start_dim, self.end_dim)
+        return out
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
@@ -70,7 +71,8 @@ class Unflatten(Module):
         self.unflattened_size = unflattened_size  # type: ignore[assignment]
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.unflatten(self.dim, self.unflattened_size)
+        out: Tensor = input.unflatten(self.dim, self.unflattened_size)
+        return out
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import ember
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 from ember.nn.parameter import UninitializedBuffer, is_lazy
 
 
@@ -57,7 +58,7 @@ class LazyModuleMixin:
             if key in state_dict and param is not None and is_lazy(param):
                 value = state_dict[key]
                 if not is_lazy(value):
-                    with ember.no_grad():
+                    with no_grad():
                         param.materialize(value.shape)
         _finish_buffers(self)
 
@@ -82,7 +83,7 @@ def _finish_buffers(module: Any) -> None:
     # A materialized UninitializedBuffer is replaced by a plain tensor over the same storage.
     for name, buf in module._buffers.items():
         if isinstance(buf, UninitializedBuffer) and not is_lazy(buf):
-            module._buffers[name] = buf.as_subclass(ember.Tensor)
+            module._buffers[name] = buf.as_subclass(Tensor)
 
 
 def _infer_parameters(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 from ember.nn import init
 from ember.nn._functional.linear import bilinear, linear
 from ember.nn.modules.lazy import LazyModuleMixin
@@ -31,6 +32,10 @@ class Identity(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return input
+
+
+def _any(t: object) -> Any:
+    return t
 
 
 def _factory(device: Any, dtype: Any) -> dict[str, Any]:
@@ -85,10 +90,10 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        if input.dim() == 0 or input.shape[-1] != self.in_features:
+        x: Any = input
+        if x.dim() == 0 or x.shape[-1] != self.in_features:
             raise RuntimeError(
-                f"expected input with last dimension {self.in_features}, got shape "
-                f"{tuple(input.shape)}"
+                f"expected input with last dimension {self.in_features}, got shape {tuple(x.shape)}"
             )
         return linear(input, self.weight, self.bias)
 
@@ -145,15 +150,17 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
-        if input1.dim() == 0 or input1.shape[-1] != self.in1_features:
+        x1: Any = input1
+        x2: Any = input2
+        if x1.dim() == 0 or x1.shape[-1] != self.in1_features:
             raise RuntimeError(
                 f"expected input1 with last dimension {self.in1_features}, got shape "
-                f"{tuple(input1.shape)}"
+                f"{tuple(x1.shape)}"
             )
-        if input2.dim() == 0 or input2.shape[-1] != self.in2_features:
+        if x2.dim() == 0 or x2.shape[-1] != self.in2_features:
             raise RuntimeError(
                 f"expected input2 with last dimension {self.in2_features}, got shape "
-                f"{tuple(input2.shape)}"
+                f"{tuple(x2.shape)}"
             )
         return bilinear(input1, input2, self.weight, self.bias)
 
@@ -174,8 +181,8 @@ class LazyLinear(LazyModuleMixin, Linear):
     """
 
     cls_to_become = Linear
-    weight: UninitializedParameter  # type: ignore[assignment]
-    bias: UninitializedParameter  # type: ignore[assignment]
+    weight: UninitializedParameter
+    bias: UninitializedParameter
 
     def __init__(
         self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None
@@ -191,11 +198,11 @@ class LazyLinear(LazyModuleMixin, Linear):
         if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input: Tensor) -> None:  # type: ignore[override]
+    def initialize_parameters(self, input: Tensor) -> None:
         """Sets ``in_features`` from ``input.shape[-1]`` and materializes weight and bias."""
         if self.has_uninitialized_params():
-            with ember.no_grad():
-                self.in_features = input.shape[-1]
+            with no_grad():
+                self.in_features = _any(input).shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))

@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, overload
 
 import ember
-from ember import Tensor
+from ember._device import device as _device
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 from ember.nn.modules import _errors
 from ember.nn.modules._hooks import BackwardHook, RemovableHandle
 from ember.nn.modules._state_dict import StateDictMixin
@@ -242,6 +244,7 @@ class Module(StateDictMixin):
     _buffers: dict[str, Tensor | None]
     _non_persistent_buffers_set: set[str]
     _modules: dict[str, Module | None]
+    _is_full_backward_hook: bool | None
     call_super_init: bool = False
     # Built-in layers set this: errors raised in their forward get "[Layer(...) at 'path']".
     _ember_builtin: bool = False
@@ -523,7 +526,7 @@ class Module(StateDictMixin):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{_tensor_type_name(value)}' as buffer '{name}' "
-                    "(ember.nn.Buffer, ember.Tensor or None expected)"
+                    "(ember.nn.Buffer, Tensor or None expected)"
                 )
             if isinstance(value, Buffer):
                 persistent = value.persistent  # type: ignore[attr-defined]
@@ -757,7 +760,7 @@ class Module(StateDictMixin):
             if p.grad is None:
                 continue
             if set_to_none:
-                p.grad = None
+                ember.nn.parameter._native(p).grad = None
             else:
                 grad = p.grad
                 if grad.grad_fn is not None:
@@ -779,7 +782,7 @@ class Module(StateDictMixin):
                 "[share_memory] ember tensors cannot be moved to shared memory yet: "
                 "Tensor.share_memory_ comes with the ember-multiprocessing distribution"
             )
-        return self._apply(lambda t: t.share_memory_())
+        return self._apply(lambda t: ember.nn.parameter._native(t).share_memory_())
 
     def apply(self: T, fn: Callable[[Module], None]) -> T:
         """Calls ``fn`` on every submodule (children first) and then on this module.
@@ -805,7 +808,7 @@ class Module(StateDictMixin):
         for param in self._parameters.values():
             if param is None:
                 continue
-            with ember.no_grad():
+            with no_grad():
                 param_applied = fn(param)
             # As torch by default: the Parameter object stays (optimizers keep working), its data
             # changes.
@@ -813,7 +816,7 @@ class Module(StateDictMixin):
                 ember.nn.parameter._native(param)._set_data(param_applied.detach())
             grad = param.grad
             if grad is not None:
-                with ember.no_grad():
+                with no_grad():
                     grad_applied = fn(grad)
                 if grad_applied is not grad:
                     ember.nn.parameter._native(grad)._set_data(grad_applied.detach())
@@ -928,7 +931,7 @@ class Module(StateDictMixin):
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
         if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_forward_hook(
@@ -960,7 +963,7 @@ class Module(StateDictMixin):
         if always_call:
             self._forward_hooks_always_called[handle.id] = True
         if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+            self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_full_backward_pre_hook(
@@ -980,7 +983,7 @@ class Module(StateDictMixin):
         handle = RemovableHandle(self._backward_pre_hooks)
         self._backward_pre_hooks[handle.id] = hook
         if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_full_backward_hook(
@@ -1008,7 +1011,7 @@ class Module(StateDictMixin):
         handle = RemovableHandle(self._backward_hooks)
         self._backward_hooks[handle.id] = hook
         if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)  # type: ignore[attr-defined]
+            self._backward_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
@@ -1164,7 +1167,7 @@ def _parse_module_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any
         device, dtype = t.device, t.dtype
     elif rest and isinstance(rest[0], ember.dtype):
         dtype = rest.pop(0)
-    elif rest and (isinstance(rest[0], (str, int, ember.device))):
+    elif rest and (isinstance(rest[0], (str, int, _device))):
         device = rest.pop(0)
         if rest and isinstance(rest[0], ember.dtype):
             dtype = rest.pop(0)
@@ -1173,5 +1176,5 @@ def _parse_module_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any
     if rest:
         raise TypeError(f"to() received invalid arguments: {tuple(args)!r}")
     if device is not None:
-        device = ember.device(device) if not isinstance(device, ember.device) else device
+        device = _device(device) if not isinstance(device, _device) else device
     return device, dtype, non_blocking
