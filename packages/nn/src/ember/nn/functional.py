@@ -144,6 +144,10 @@ from ember.nn._functional.dropout import (
 from ember.nn._functional.dropout import (
     feature_alpha_dropout as feature_alpha_dropout,
 )
+
+# linear, bilinear (branch nn-module)
+from ember.nn._functional.linear import bilinear as bilinear
+from ember.nn._functional.linear import linear as linear
 from ember.nn._functional.loss import (
     binary_cross_entropy as binary_cross_entropy,
 )

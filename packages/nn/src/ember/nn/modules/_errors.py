@@ -21,11 +21,12 @@ def describe(module: Any) -> str:
 
 
 def _path(trace: list[Any]) -> str:
-    # trace: innermost (the raising layer) first. Each step looks the child up in its parent.
+    # trace: innermost (the raising layer) first. Each step looks the child up below its caller.
     names: list[str] = []
     for child, parent in itertools.pairwise(trace):
-        for name, mod in parent._modules.items():
-            if mod is child:
+        # The child may sit below containers that were indexed, not called (ModuleList).
+        for name, mod in parent.named_modules():
+            if mod is child and name:
                 names.append(name)
                 break
         else:

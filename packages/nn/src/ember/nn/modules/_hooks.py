@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
@@ -108,6 +109,13 @@ class _OutputIdentity(Function):
         state.grad_outputs = grads
         if not state.inputs_require_grad and state.hooks:
             # No input carries a gradient: the full hooks run now, with grad_input all None.
+            warnings.warn(
+                "Full backward hook is firing when gradients are computed with respect to "
+                "module outputs since no inputs require gradients. See "
+                "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                "#torch.nn.Module.register_full_backward_hook for more details.",
+                stacklevel=2,
+            )
             for hook in state.hooks:
                 if hook(state.module, (None,) * state.n_inputs, grads) is not None:
                     raise RuntimeError(

@@ -127,14 +127,16 @@ class StateDictMixin:
 
         Example:
             >>> m = ember.nn.Linear(2, 2)
-            >>> _ = m.register_state_dict_post_hook(lambda mod, sd, p, md: sd.pop(p + "bias"))
+            >>> def drop_bias(mod, sd, prefix, metadata):
+            ...     del sd[prefix + "bias"]
+            >>> _ = m.register_state_dict_post_hook(drop_bias)
             >>> list(m.state_dict())
             ['weight']
         """
 
         @functools.wraps(hook)
-        def public(*args: Any) -> None:
-            hook(*args)
+        def public(*args: Any) -> Any:
+            return hook(*args)
 
         public._from_public_api = True  # type: ignore[attr-defined]
         handle = RemovableHandle(self._state_dict_hooks)

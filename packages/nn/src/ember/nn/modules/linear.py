@@ -200,7 +200,10 @@ class LazyLinear(LazyModuleMixin, Linear):
 
     def initialize_parameters(self, input: Tensor) -> None:
         """Sets ``in_features`` from ``input.shape[-1]`` and materializes weight and bias."""
-        if self.has_uninitialized_params():
+        if not self.has_uninitialized_params():
+            # Materialized by load_state_dict: the weight's shape says what in_features is.
+            self.in_features = self.weight.shape[-1]
+        else:
             with no_grad():
                 self.in_features = _any(input).shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))

@@ -214,7 +214,8 @@ def _check_name(kind: str, name: object, owner: Module) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
     if "." in name:
-        raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
+        got = f", got: {name}" if kind == "module" else ""  # torch's texts differ here
+        raise KeyError(f'{kind} name can\'t contain "."{got}')
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
     return name
@@ -834,7 +835,7 @@ class Module(StateDictMixin):
             >>> ember.nn.Linear(2, 2).to(ember.float64).weight.dtype
             ember.float64
         """
-        device, dtype, non_blocking = _parse_module_to(args, kwargs)
+        device, dtype, _ = _parse_module_to(args, kwargs)  # copies are synchronous
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(
                 "nn.Module.to only accepts floating point or complex dtypes, but got desired "
@@ -842,9 +843,10 @@ class Module(StateDictMixin):
             )
 
         def convert(t: Tensor) -> Tensor:
-            if t.is_floating_point() or t.is_complex():
-                return t.to(device, dtype, non_blocking)
-            return t.to(device, non_blocking=non_blocking)
+            options: dict[str, Any] = {} if device is None else {"device": device}
+            if dtype is not None and (t.is_floating_point() or t.is_complex()):
+                options["dtype"] = dtype
+            return t.to(**options) if options else t
 
         return self._apply(convert)
 
