@@ -2,31 +2,31 @@
 
 # Module core, parameters, containers, linear layers, init, utils (branch nn-module).
 from ember.nn import functional, init, parameter, utils
-
-# Recurrent layers and attention (branch nn-seq).
 from ember.nn.modules import (
-    GRU,
-    LSTM,
-    RNN,
     Bilinear,
     Flatten,
-    GRUCell,
     Identity,
     LazyLinear,
     LazyModuleMixin,
     Linear,
-    LSTMCell,
     Module,
     ModuleDict,
     ModuleList,
-    MultiheadAttention,
     ParameterDict,
     ParameterList,
-    RNNBase,
-    RNNCell,
-    RNNCellBase,
     Sequential,
     Unflatten,
+)
+
+# Recurrent layers, attention, transformers (branch nn-seq).
+from ember.nn.modules.attention import MultiheadAttention
+from ember.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from ember.nn.modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
 )
 from ember.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
@@ -63,4 +63,9 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     "RNNCellBase",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]

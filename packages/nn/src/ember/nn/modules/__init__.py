@@ -1,7 +1,6 @@
 """Module classes (torch.nn.modules): one block of re-exports per family."""
 
-# Module core and containers (branch nn-module).
-# Recurrent layers and attention (branch nn-seq).
+# Module core and containers (branch nn-module); attention, rnn, transformer: branch nn-seq.
 from ember.nn.modules.attention import MultiheadAttention
 from ember.nn.modules.container import (
     ModuleDict,
@@ -15,6 +14,13 @@ from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.linear import Bilinear, Identity, LazyLinear, Linear
 from ember.nn.modules.module import Module
 from ember.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from ember.nn.modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     # nn-module
@@ -41,4 +47,9 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     "RNNCellBase",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
