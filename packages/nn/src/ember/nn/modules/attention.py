@@ -140,7 +140,8 @@ class MultiheadAttention(Module):
                 )
         if query.size()[-1] != self.embed_dim:
             raise AssertionError(
-                f"[{self!r}] was expecting embedding dimension of {self.embed_dim}, but got "
+                f"[MultiheadAttention(embed_dim={self.embed_dim}, num_heads={self.num_heads})] "
+                f"was expecting embedding dimension of {self.embed_dim}, but got "
                 f"query of shape {tuple(query.size())}"
             )
         batched = query.dim() == 3
