@@ -236,7 +236,7 @@ def scaled_dot_product_attention(
 
     Example:
         >>> q = ember.randn(2, 4, 16, 8)
-        >>> scaled_dot_product_attention(q, q, q, is_causal=True).size()
+        >>> ember.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).size()
         ember.Size([2, 4, 16, 8])
     """
     _check_sdpa_inputs(query, key, value, attn_mask, enable_gqa)
@@ -401,7 +401,7 @@ def multi_head_attention_forward(
         >>> E = 8
         >>> x = ember.randn(5, 2, E)
         >>> w, b = ember.randn(3 * E, E), ember.zeros(3 * E)
-        >>> out, attn = multi_head_attention_forward(
+        >>> out, attn = ember.nn.functional.multi_head_attention_forward(
         ...     x, x, x, E, 2, w, b, None, None, False, 0.0, ember.randn(E, E), None)
         >>> out.size(), attn.size()
         (ember.Size([5, 2, 8]), ember.Size([2, 5, 5]))

@@ -36,7 +36,7 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     """Returns the inverse of an index permutation (``None`` stays ``None``).
 
     Example:
-        >>> invert_permutation(ember.tensor([2, 0, 1]))
+        >>> ember.nn.utils.rnn.invert_permutation(ember.tensor([2, 0, 1]))
         tensor([1, 2, 0])
     """
     if permutation is None:
@@ -58,7 +58,7 @@ class PackedSequence(PackedSequence_):
         unsorted_indices: the inverse of ``sorted_indices``.
 
     Example:
-        >>> packed = pack_sequence([ember.ones(3, 2), ember.ones(1, 2)])
+        >>> packed = ember.nn.utils.rnn.pack_sequence([ember.ones(3, 2), ember.ones(1, 2)])
         >>> packed.batch_sizes
         tensor([2, 1, 1])
     """
@@ -181,7 +181,7 @@ def pack_padded_sequence(
 
     Example:
         >>> x = ember.zeros(3, 2, 4)  # T=3, B=2
-        >>> pack_padded_sequence(x, [3, 1]).batch_sizes
+        >>> ember.nn.utils.rnn.pack_padded_sequence(x, [3, 1]).batch_sizes
         tensor([2, 1, 1])
     """
     if not isinstance(input, Tensor):
@@ -250,7 +250,7 @@ def pad_packed_sequence(
         ``(padded, lengths)``, in the batch order before packing.
 
     Example:
-        >>> padded, lengths = pad_packed_sequence(pack_sequence([ember.ones(2), ember.ones(1)]))
+        >>> padded, lengths = ember.nn.utils.rnn.pad_packed_sequence(ember.nn.utils.rnn.pack_sequence([ember.ones(2), ember.ones(1)]))
         >>> padded.size(), lengths
         (ember.Size([2, 2]), tensor([2, 1]))
     """
@@ -318,7 +318,7 @@ def pad_sequence(
         The padded batch.
 
     Example:
-        >>> pad_sequence([ember.ones(2), ember.ones(1)], batch_first=True)
+        >>> ember.nn.utils.rnn.pad_sequence([ember.ones(2), ember.ones(1)], batch_first=True)
         tensor([[1., 1.],
                 [1., 0.]])
     """
@@ -363,7 +363,7 @@ def unpad_sequence(
     """Splits a padded batch back into its sequences (inverse of :func:`pad_sequence`).
 
     Example:
-        >>> [s.size() for s in unpad_sequence(ember.zeros(3, 2), [3, 1])]
+        >>> [s.size() for s in ember.nn.utils.rnn.unpad_sequence(ember.zeros(3, 2), [3, 1])]
         [ember.Size([3]), ember.Size([1])]
     """
     lens = _lengths_list(lengths, "unpad_sequence")
@@ -381,7 +381,7 @@ def pack_sequence(sequences: Sequence[Tensor], enforce_sorted: bool = True) -> P
     """Packs a list of tensors ``(L_i, *)`` (decreasing lengths unless ``enforce_sorted=False``).
 
     Example:
-        >>> pack_sequence([ember.ones(3), ember.ones(2)]).data.size()
+        >>> ember.nn.utils.rnn.pack_sequence([ember.ones(3), ember.ones(2)]).data.size()
         ember.Size([5])
     """
     lengths = [s.size()[0] for s in sequences]
@@ -392,7 +392,7 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
     """Inverse of :func:`pack_sequence`: the list of tensors, in their original order.
 
     Example:
-        >>> [s.size() for s in unpack_sequence(pack_sequence([ember.ones(3), ember.ones(2)]))]
+        >>> [s.size() for s in ember.nn.utils.rnn.unpack_sequence(ember.nn.utils.rnn.pack_sequence([ember.ones(3), ember.ones(2)]))]
         [ember.Size([3]), ember.Size([2])]
     """
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
