@@ -250,7 +250,9 @@ def pad_packed_sequence(
         ``(padded, lengths)``, in the batch order before packing.
 
     Example:
-        >>> padded, lengths = ember.nn.utils.rnn.pad_packed_sequence(ember.nn.utils.rnn.pack_sequence([ember.ones(2), ember.ones(1)]))
+        >>> rnn = ember.nn.utils.rnn
+        >>> packed = rnn.pack_sequence([ember.ones(2), ember.ones(1)])
+        >>> padded, lengths = rnn.pad_packed_sequence(packed)
         >>> padded.size(), lengths
         (ember.Size([2, 2]), tensor([2, 1]))
     """
@@ -392,7 +394,9 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
     """Inverse of :func:`pack_sequence`: the list of tensors, in their original order.
 
     Example:
-        >>> [s.size() for s in ember.nn.utils.rnn.unpack_sequence(ember.nn.utils.rnn.pack_sequence([ember.ones(3), ember.ones(2)]))]
+        >>> rnn = ember.nn.utils.rnn
+        >>> packed = rnn.pack_sequence([ember.ones(3), ember.ones(2)])
+        >>> [s.size() for s in rnn.unpack_sequence(packed)]
         [ember.Size([3]), ember.Size([2])]
     """
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
