@@ -178,7 +178,9 @@ def test_global_hooks() -> None:
     calls.clear()
     nn.Identity()(ember.ones(1))
     assert calls == []
-    module_mod._global_is_full_backward_hook = None
+    from ember.nn.modules import _global_hooks
+
+    _global_hooks._global_is_full_backward_hook = None
 
 
 def test_registration_hooks() -> None:

@@ -2,8 +2,10 @@
 
 # Module core, parameters, containers, linear layers, init, utils (branch nn-module).
 from ember.nn import functional, init, parameter, utils
+from ember.nn._factory import factory_kwargs
 from ember.nn.modules import (
     Bilinear,
+    Container,
     Flatten,
     Identity,
     LazyLinear,
@@ -34,6 +36,7 @@ __all__ = [
     # nn-module
     "Bilinear",
     "Buffer",
+    "Container",
     "Flatten",
     "Identity",
     "LazyLinear",
@@ -49,6 +52,7 @@ __all__ = [
     "UninitializedBuffer",
     "UninitializedParameter",
     "Unflatten",
+    "factory_kwargs",
     "functional",
     "init",
     "parameter",

@@ -3,6 +3,7 @@
 # Module core and containers (branch nn-module); attention, rnn, transformer: branch nn-seq.
 from ember.nn.modules.attention import MultiheadAttention
 from ember.nn.modules.container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -25,6 +26,7 @@ from ember.nn.modules.transformer import (
 __all__ = [
     # nn-module
     "Bilinear",
+    "Container",
     "Flatten",
     "Identity",
     "LazyLinear",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
@@ -12,7 +13,14 @@ from ember._tensor import Tensor
 from ember.nn.modules.module import Module, _addindent
 from ember.nn.parameter import Parameter
 
-__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+__all__ = [
+    "Container",
+    "ModuleDict",
+    "ModuleList",
+    "ParameterDict",
+    "ParameterList",
+    "Sequential",
+]
 
 _V = TypeVar("_V")
 _S = TypeVar("_S", bound="Sequential")
@@ -25,6 +33,29 @@ def _item_by_idx(size: int, iterator: Iterable[_V], idx: int) -> _V:
         raise IndexError(f"index {idx} is out of range")
     idx %= size
     return next(islice(iterator, idx, None))
+
+
+class Container(Module):
+    """Deprecated (torch too): a Module built from keyword submodules; subclass Module instead.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     c = ember.nn.Container(fc=ember.nn.Identity())
+        >>> [n for n, _ in c.named_children()]
+        ['fc']
+    """
+
+    def __init__(self, **kwargs: Module) -> None:
+        super().__init__()
+        warnings.warn(
+            "nn.Container is deprecated. All of it's functionality is now implemented in "
+            "nn.Module. Subclass that instead.",
+            stacklevel=2,
+        )
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
