@@ -13,6 +13,7 @@ from layers_helpers import away_from, check_grad, close, randn, t
 from scipy import special
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
 
 SELU_A = 1.6732632423543772848170429916717
@@ -240,3 +241,89 @@ def test_float32_matches_float64() -> None:
             warnings.simplefilter("error")
             ref = fn(t(x)).numpy()
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+
+
+# --- modules -----------------------------------------------------------------------------------
+
+MODULES = [
+    (nn.ReLU(), F.relu),
+    (nn.ReLU6(), F.relu6),
+    (nn.ELU(0.5), lambda x: F.elu(x, 0.5)),
+    (nn.SELU(), F.selu),
+    (nn.CELU(1.5), lambda x: F.celu(x, 1.5)),
+    (nn.GELU("tanh"), lambda x: F.gelu(x, approximate="tanh")),
+    (nn.SiLU(), F.silu),
+    (nn.Mish(), F.mish),
+    (nn.Sigmoid(), F.sigmoid),
+    (nn.Tanh(), F.tanh),
+    (nn.Hardtanh(-2.0, 2.0), lambda x: F.hardtanh(x, -2.0, 2.0)),
+    (nn.Hardsigmoid(), F.hardsigmoid),
+    (nn.Hardswish(), F.hardswish),
+    (nn.Softplus(2.0, 5.0), lambda x: F.softplus(x, 2.0, 5.0)),
+    (nn.Softsign(), F.softsign),
+    (nn.Softshrink(0.3), lambda x: F.softshrink(x, 0.3)),
+    (nn.Hardshrink(0.3), lambda x: F.hardshrink(x, 0.3)),
+    (nn.Tanhshrink(), F.tanhshrink),
+    (nn.LogSigmoid(), F.logsigmoid),
+    (nn.Threshold(0.2, -3.0), lambda x: F.threshold(x, 0.2, -3.0)),
+    (nn.LeakyReLU(0.3), lambda x: F.leaky_relu(x, 0.3)),
+    (nn.GLU(1), lambda x: F.glu(x, 1)),
+    (nn.Softmax(1), lambda x: F.softmax(x, 1)),
+    (nn.Softmin(0), lambda x: F.softmin(x, 0)),
+    (nn.LogSoftmax(-1), lambda x: F.log_softmax(x, -1)),
+]
+
+
+@pytest.mark.parametrize(("module", "fn"), MODULES, ids=lambda m: type(m).__name__)
+def test_modules_match_functional(module: Any, fn: Callable[[Any], Any]) -> None:
+    x = t(randn(4, 6, scale=3.0))
+    close(module(x), fn(x).numpy())
+    assert list(module.state_dict()) == []
+
+
+def test_module_reprs_match_torch() -> None:
+    expected = {
+        "ReLU(inplace=True)": nn.ReLU(True),
+        "GELU(approximate='none')": nn.GELU(),
+        "Hardshrink(0.5)": nn.Hardshrink(),
+        "Threshold(threshold=0.1, value=2)": nn.Threshold(0.1, 2),
+        "ELU(alpha=1.0)": nn.ELU(),
+        "Softplus(beta=1.0, threshold=20.0)": nn.Softplus(),
+        "LeakyReLU(negative_slope=0.01)": nn.LeakyReLU(),
+        "RReLU(lower=0.125, upper=0.3333333333333333)": nn.RReLU(),
+        "Hardtanh(min_val=-1.0, max_val=1.0)": nn.Hardtanh(),
+        "ReLU6()": nn.ReLU6(),
+        "GLU(dim=-1)": nn.GLU(),
+        "Softmax(dim=1)": nn.Softmax(1),
+        "PReLU(num_parameters=1)": nn.PReLU(),
+    }
+    for text, module in expected.items():
+        assert repr(module) == text
+
+
+def test_prelu_module_parameter() -> None:
+    m = nn.PReLU(3, init=0.1)
+    assert list(m.state_dict()) == ["weight"]
+    close(m.weight, np.full(3, 0.1), rtol=1e-6)
+    x = t(randn(2, 3, 4))
+    y = m(x)
+    y.sum().backward()
+    xn = x.numpy()
+    close(m.weight.grad, np.where(xn > 0, 0, xn).sum((0, 2)), rtol=1e-5)
+
+
+def test_rrelu_module_train_eval() -> None:
+    m = nn.RReLU(0.1, 0.3)
+    x = t(-np.ones(1000))
+    train = m(x).numpy()
+    assert len(np.unique(train)) > 100
+    m.eval()
+    close(m(x), np.full(1000, -0.2))
+
+
+def test_softmax2d() -> None:
+    x = randn(2, 3, 4, 4)
+    close(nn.Softmax2d()(t(x)).sum(1), np.ones((2, 4, 4)))
+    close(nn.Softmax2d()(t(x[0])).sum(0), np.ones((4, 4)))
+    with pytest.raises(ValueError, match="Softmax2d: expected input to be 3D or 4D"):
+        nn.Softmax2d()(t(randn(2, 3)))

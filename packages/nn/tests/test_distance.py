@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from layers_helpers import check_grad, close, randn, t
 
+import ember.nn as nn
 import ember.nn.functional as F
 
 
@@ -52,3 +53,13 @@ def test_normalize() -> None:
     check_grad(lambda v: F.normalize(v, dim=1), x)
     out = t(np.zeros((3, 4)))
     assert F.normalize(t(x), out=out) is out
+
+
+def test_distance_modules() -> None:
+    a, b = randn(3, 4), randn(3, 4)
+    close(
+        nn.PairwiseDistance(p=1.0, keepdim=True)(t(a), t(b)),
+        F.pairwise_distance(t(a), t(b), 1.0, keepdim=True).numpy(),
+    )
+    close(nn.CosineSimilarity(dim=0)(t(a), t(b)), F.cosine_similarity(t(a), t(b), 0).numpy())
+    assert repr(nn.PairwiseDistance()) == "PairwiseDistance()"

@@ -11,6 +11,7 @@ import pytest
 from layers_helpers import randn, t
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
 
 
@@ -128,3 +129,27 @@ def test_dropout_float32_no_warnings() -> None:
         warnings.simplefilter("error")
         y = F.dropout(ember.ones(10), 0.5)
     assert y.dtype == ember.float32
+
+
+def test_dropout_modules_train_and_eval() -> None:
+    shapes = {
+        nn.Dropout: (4, 8),
+        nn.Dropout1d: (4, 8, 3),
+        nn.Dropout2d: (4, 8, 3, 3),
+        nn.Dropout3d: (4, 8, 2, 2, 2),
+        nn.AlphaDropout: (4, 8),
+        nn.FeatureAlphaDropout: (4, 8, 3),
+    }
+    for cls, shape in shapes.items():
+        m = cls(0.5)
+        assert repr(m) == f"{cls.__name__}(p=0.5, inplace=False)"
+        x = ember.ones(shape)
+        assert m(x).shape == x.shape
+        m.eval()
+        np.testing.assert_array_equal(m(x).numpy(), x.numpy())
+    m = nn.Dropout(0.5)
+    ember.manual_seed(0)
+    y = m(ember.ones(100)).numpy()
+    assert set(np.unique(y)) == {0.0, 2.0}
+    with pytest.raises(ValueError, match=r"between 0 and 1, but got 1\.5"):
+        nn.Dropout(1.5)

@@ -7,6 +7,7 @@ import pytest
 from layers_helpers import RNG, check_grad, close, randn, t
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
 
 
@@ -150,3 +151,45 @@ def test_one_hot() -> None:
     ):
         F.one_hot(t(np.array([1.0])))
     assert tuple(F.one_hot(t(np.zeros(0, dtype=np.int64)), 3).shape) == (0, 3)
+
+
+def test_embedding_module() -> None:
+    ember.manual_seed(0)
+    m = nn.Embedding(2000, 16, padding_idx=3)
+    w = m.weight.detach().numpy()
+    assert list(m.state_dict()) == ["weight"]
+    assert (w[3] == 0).all()
+    assert abs(w.mean()) < 0.02 and abs(w.std() - 1.0) < 0.02  # N(0, 1) initialization
+    assert repr(m) == "Embedding(2000, 16, padding_idx=3)"
+    out = m(t(np.array([[3, 5]])))
+    out.sum().backward()
+    g = m.weight.grad.numpy()
+    assert (g[3] == 0).all() and (g[5] == 1).all()
+    with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
+        nn.Embedding(3, 2, padding_idx=3)
+    with pytest.raises(NotImplementedError, match="sparse=True"):
+        nn.Embedding(3, 2, sparse=True)
+
+
+def test_embedding_from_pretrained() -> None:
+    w = randn(4, 3)
+    m = nn.Embedding.from_pretrained(t(w))
+    assert not m.weight.requires_grad
+    close(m(t(np.array([2]))), w[[2]])
+    assert nn.Embedding.from_pretrained(t(w), freeze=False).weight.requires_grad
+    with pytest.raises(
+        AssertionError, match="Embeddings parameter is expected to be 2-dimensional"
+    ):
+        nn.Embedding.from_pretrained(t(w[0]))
+    bag = nn.EmbeddingBag.from_pretrained(t(w), mode="max")
+    close(bag(t(np.array([[0, 1]]))), np.maximum(w[0], w[1])[None])
+    assert repr(nn.EmbeddingBag(3, 2, max_norm=1.0, padding_idx=0, mode="sum")) == (
+        "EmbeddingBag(3, 2, max_norm=1.0, mode='sum', padding_idx=0)"
+    )
+
+
+def test_embedding_bag_module() -> None:
+    m = nn.EmbeddingBag(10, 4, mode="sum", padding_idx=0)
+    idx, offsets = t(np.array([0, 1, 2, 3])), t(np.array([0, 3]))
+    w = m.weight.detach().numpy()
+    close(m(idx, offsets), np.stack([w[1] + w[2], w[3]]), rtol=1e-6)

@@ -9,10 +9,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from layers_helpers import RNG, check_grad, close, randn, t
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
+from ember.autograd import gradgradcheck
 
 REDUCTIONS = ["none", "mean", "sum"]
 
@@ -512,3 +516,196 @@ def test_against_torch() -> None:
         label_smoothing=0.3,
     )
     close(ours, theirs.numpy())
+
+
+# --- modules -----------------------------------------------------------------------------------
+
+
+def test_loss_modules_match_functional() -> None:
+    x, y = randn(4, 5), randn(4, 5)
+    idx = np.array([0, 3, 1, 4])
+    pm = np.sign(randn(4, 5))
+    p = RNG.random((4, 5)) * 0.9 + 0.05
+    w = RNG.random(5) + 0.5
+    pairs: list[tuple[Any, Any]] = [
+        (nn.L1Loss(reduction="sum")(t(x), t(y)), F.l1_loss(t(x), t(y), reduction="sum")),
+        (nn.MSELoss()(t(x), t(y)), F.mse_loss(t(x), t(y))),
+        (nn.SmoothL1Loss(beta=0.5)(t(x), t(y)), F.smooth_l1_loss(t(x), t(y), beta=0.5)),
+        (nn.HuberLoss(delta=0.5)(t(x), t(y)), F.huber_loss(t(x), t(y), delta=0.5)),
+        (
+            nn.CrossEntropyLoss(weight=t(w), label_smoothing=0.1, ignore_index=3)(t(x), t(idx)),
+            F.cross_entropy(t(x), t(idx), weight=t(w), label_smoothing=0.1, ignore_index=3),
+        ),
+        (nn.NLLLoss(weight=t(w))(t(x), t(idx)), F.nll_loss(t(x), t(idx), weight=t(w))),
+        (nn.BCELoss(weight=t(w))(t(p), t(p)), F.binary_cross_entropy(t(p), t(p), weight=t(w))),
+        (
+            nn.BCEWithLogitsLoss(pos_weight=t(w))(t(x), t(p)),
+            F.binary_cross_entropy_with_logits(t(x), t(p), pos_weight=t(w)),
+        ),
+        (
+            nn.KLDivLoss(reduction="batchmean", log_target=True)(t(x), t(y)),
+            F.kl_div(t(x), t(y), reduction="batchmean", log_target=True),
+        ),
+        (nn.PoissonNLLLoss(full=True)(t(x), t(p)), F.poisson_nll_loss(t(x), t(p), full=True)),
+        (
+            nn.GaussianNLLLoss(full=True)(t(x), t(y), t(p)),
+            F.gaussian_nll_loss(t(x), t(y), t(p), full=True),
+        ),
+        (nn.HingeEmbeddingLoss(0.5)(t(x), t(pm)), F.hinge_embedding_loss(t(x), t(pm), 0.5)),
+        (nn.SoftMarginLoss()(t(x), t(pm)), F.soft_margin_loss(t(x), t(pm))),
+        (
+            nn.MultiLabelSoftMarginLoss(weight=t(w))(t(x), t(p)),
+            F.multilabel_soft_margin_loss(t(x), t(p), weight=t(w)),
+        ),
+        (
+            nn.CosineEmbeddingLoss(0.2)(t(x), t(y), t(pm[:, 0])),
+            F.cosine_embedding_loss(t(x), t(y), t(pm[:, 0]), 0.2),
+        ),
+        (
+            nn.MarginRankingLoss(0.2)(t(x[:, 0]), t(y[:, 0]), t(pm[:, 0])),
+            F.margin_ranking_loss(t(x[:, 0]), t(y[:, 0]), t(pm[:, 0]), 0.2),
+        ),
+        (nn.MultiMarginLoss(p=2)(t(x), t(idx)), F.multi_margin_loss(t(x), t(idx), p=2)),
+        (
+            nn.MultiLabelMarginLoss()(t(x), t(np.array([[1, -1, 0, 0, 0]] * 4))),
+            F.multilabel_margin_loss(t(x), t(np.array([[1, -1, 0, 0, 0]] * 4))),
+        ),
+        (nn.TripletMarginLoss(p=1)(t(x), t(y), t(p)), F.triplet_margin_loss(t(x), t(y), t(p), p=1)),
+        (
+            nn.TripletMarginWithDistanceLoss(swap=True)(t(x), t(y), t(p)),
+            F.triplet_margin_with_distance_loss(t(x), t(y), t(p), swap=True),
+        ),
+    ]
+    for got, expected in pairs:
+        close(got, expected.numpy())
+
+
+def test_loss_module_state_and_legacy_arguments() -> None:
+    w = t(np.ones(3))
+    assert list(nn.CrossEntropyLoss(weight=w).state_dict()) == ["weight"]
+    assert list(nn.CrossEntropyLoss().state_dict()) == []
+    assert list(nn.BCEWithLogitsLoss(pos_weight=w).state_dict()) == ["pos_weight"]
+    with pytest.warns(UserWarning, match="please use reduction='sum' instead"):
+        m = nn.MSELoss(size_average=False)
+    assert m.reduction == "sum"
+    assert repr(nn.CrossEntropyLoss()) == "CrossEntropyLoss()"
+    with pytest.raises(ValueError, match="expected margin to be greater than 0"):
+        nn.TripletMarginLoss(margin=0.0)
+    with pytest.raises(ValueError, match="only p == 1 and p == 2 supported"):
+        nn.MultiMarginLoss(p=3)
+
+
+def test_cross_entropy_module_trains_with_gradients() -> None:
+    logits = t(randn(8, 3), requires_grad=True)
+    target = t(RNG.integers(0, 3, 8))
+    loss = nn.CrossEntropyLoss()(logits, target)
+    loss.backward()
+    sm = np.exp(np_log_softmax(logits.detach().numpy(), 1))
+    onehot = np.eye(3)[target.numpy()]
+    close(logits.grad, (sm - onehot) / 8)
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.3])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_cross_entropy_fast_path_gradients(reduction: str, smoothing: float) -> None:
+    # Every target valid, no weight: the closed-form backward (softmax - smoothed onehot).
+    x = randn(5, 4)
+    target = np.array([0, 3, 1, 1, 2])
+    kw: dict[str, Any] = dict(reduction=reduction, label_smoothing=smoothing)
+    close(
+        F.cross_entropy(t(x), t(target), **kw), np_ce(x, target, None, -100, reduction, smoothing)
+    )
+    check_grad(lambda a: F.cross_entropy(a, t(target), **kw), x)
+    xs, ts = randn(2, 3, 4), RNG.integers(0, 3, (2, 4))
+    close(F.cross_entropy(t(xs), t(ts), **kw), np_ce(xs, ts, None, -100, reduction, smoothing))
+    check_grad(lambda a: F.cross_entropy(a, t(ts), **kw), xs)
+    inputs = (t(x, requires_grad=True),)
+    assert gradgradcheck(lambda a: F.cross_entropy(a, t(target), **kw), inputs)
+
+
+def np_ctc(lp: np.ndarray, target: list[int], blank: int = 0) -> float:
+    """-log p(target | lp) by the CTC forward recursion in float64 (lp: [T, C])."""
+    ext = [blank]
+    for c in target:
+        ext += [c, blank]
+    steps, labels = lp.shape[0], len(ext)
+    alpha = np.full(labels, -np.inf)
+    alpha[0] = lp[0, blank]
+    if labels > 1:
+        alpha[1] = lp[0, ext[1]]
+    for step in range(1, steps):
+        new = np.full(labels, -np.inf)
+        for s in range(labels):
+            terms = [alpha[s]] + ([alpha[s - 1]] if s > 0 else [])
+            if s > 1 and ext[s] != blank and ext[s] != ext[s - 2]:
+                terms.append(alpha[s - 2])
+            new[s] = np.logaddexp.reduce(terms) + lp[step, ext[s]]
+        alpha = new
+    tail = alpha[-1] if labels == 1 else np.logaddexp(alpha[-1], alpha[-2])
+    return float(-tail)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_ctc_loss(reduction: str) -> None:
+    x = randn(7, 3, 4)
+    lp = np_log_softmax(x, 2)
+    targets = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]])
+    in_len, tg_len = [7, 6, 5], [3, 2, 1]
+    per = np.array([np_ctc(lp[: in_len[n], n], list(targets[n, : tg_len[n]])) for n in range(3)])
+    expected = {"none": per, "sum": per.sum(), "mean": (per / np.array(tg_len)).mean()}[reduction]
+    got = F.ctc_loss(t(lp), t(targets), in_len, tg_len, reduction=reduction)
+    close(got, expected, rtol=1e-9)
+    # concatenated 1-D targets and length tensors give the same
+    flat = np.concatenate([targets[n, : tg_len[n]] for n in range(3)])
+    got_flat = nn.CTCLoss(reduction=reduction)(
+        t(lp), t(flat), t(np.array(in_len)), t(np.array(tg_len))
+    )
+    close(got_flat, expected, rtol=1e-9)
+    check_grad(lambda a: F.ctc_loss(a, t(targets), in_len, tg_len, reduction=reduction), lp)
+
+
+def test_ctc_impossible_and_zero_infinity() -> None:
+    lp = np_log_softmax(randn(3, 2, 3), 2)
+    targets = np.array([[1, 1], [1, 1]])
+    out = F.ctc_loss(t(lp), t(targets), [3, 2], [2, 2], reduction="none").numpy()
+    assert math.isfinite(out[0]) and math.isinf(out[1])  # "1 1" needs 3 steps (1, blank, 1)
+    zeroed = F.ctc_loss(t(lp), t(targets), [3, 2], [2, 2], reduction="none", zero_infinity=True)
+    assert zeroed.numpy()[1] == 0.0
+
+
+def test_nllloss2d_is_a_deprecated_alias() -> None:
+    with pytest.warns(FutureWarning, match="`NLLLoss2d` has been deprecated"):
+        m = nn.NLLLoss2d()
+    x, target = np_log_softmax(randn(2, 3, 2, 2), 1), RNG.integers(0, 3, (2, 2, 2))
+    close(m(t(x), t(target)), np_nll(x, target, None, -100, "mean"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(1, 4),
+    c=st.integers(1, 5),
+    spatial=st.lists(st.integers(1, 3), max_size=2),
+    smoothing=st.sampled_from([0.0, 0.2]),
+    ignore_some=st.booleans(),
+    reduction=st.sampled_from(REDUCTIONS),
+)
+def test_cross_entropy_any_shape_matches_numpy(
+    n: int, c: int, spatial: list[int], smoothing: float, ignore_some: bool, reduction: str
+) -> None:
+    rng = np.random.default_rng(n * 100 + c * 10 + len(spatial))
+    x = rng.standard_normal((n, c, *spatial))
+    target = rng.integers(0, c, (n, *spatial))
+    if ignore_some:
+        target.reshape(-1)[0] = -100
+    got = F.cross_entropy(t(x), t(target), reduction=reduction, label_smoothing=smoothing)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = np_ce(x, target, None, -100, reduction, smoothing)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-10, atol=1e-12)
+
+
+@given(reduction=st.text(max_size=8).filter(lambda s: s not in ("none", "mean", "sum")))
+def test_bad_reduction_strings_raise(reduction: str) -> None:
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        F.l1_loss(t(randn(2)), t(randn(2)), reduction=reduction)
+    with pytest.raises(ValueError, match="is not a valid value for reduction"):
+        F.cross_entropy(t(randn(2, 3)), t(np.array([0, 1])), reduction=reduction)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from layers_helpers import RNG, check_grad, close, randn, t
 
 import ember
+import ember.nn as nn
 import ember.nn.functional as F
+from ember.autograd import gradgradcheck
 
 
 def np_bn(
@@ -143,3 +147,203 @@ def test_float32_batch_norm_no_drift() -> None:
     got = F.batch_norm(t(x), None, None, training=True).numpy()
     np.testing.assert_allclose(got, np_bn(x.astype(np.float64), None, None), atol=2e-4)
     assert F.batch_norm(t(x), None, None, training=True).dtype == ember.float32
+
+
+# --- modules -----------------------------------------------------------------------------------
+
+
+def test_batchnorm_module_state_and_running_stats() -> None:
+    m = nn.BatchNorm2d(3, momentum=0.3).double()
+    assert list(m.state_dict()) == [
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
+    assert (
+        repr(m) == "BatchNorm2d(3, eps=1e-05, momentum=0.3, affine=True, bias=True, "
+        "track_running_stats=True)"
+    )
+    x = randn(4, 3, 2, 2) * 2 + 1
+    close(m(t(x)), np_bn(x, np.ones(3), np.zeros(3)))
+    assert int(m.num_batches_tracked) == 1
+    n = x.size // 3
+    close(m.running_mean, 0.3 * x.mean((0, 2, 3)))
+    close(m.running_var, 0.7 + 0.3 * x.var((0, 2, 3)) * n / (n - 1))
+    m.eval()
+    rm, rv = m.running_mean.numpy(), m.running_var.numpy()
+    ref = (x - rm[:, None, None]) / np.sqrt(rv[:, None, None] + 1e-5)
+    close(m(t(x)), ref)
+    assert int(m.num_batches_tracked) == 1  # eval does not count batches
+
+
+def test_batchnorm_momentum_none_is_cumulative_average() -> None:
+    m = nn.BatchNorm1d(2, momentum=None).double()
+    batches = [randn(5, 2) + k for k in range(3)]
+    for b in batches:
+        m(t(b))
+    close(m.running_mean, np.mean([b.mean(0) for b in batches], 0))
+    close(m.running_var, np.mean([b.var(0, ddof=1) for b in batches], 0))
+    assert int(m.num_batches_tracked) == 3
+
+
+def test_batchnorm_without_running_stats_uses_batch_stats_in_eval() -> None:
+    m = nn.BatchNorm1d(3, affine=False, track_running_stats=False).eval()
+    assert list(m.state_dict()) == []
+    x = randn(6, 3, 4)
+    close(m(t(x)), np_bn(x, None, None))
+    assert nn.BatchNorm1d(3, bias=False).bias is None
+    assert next(iter(nn.BatchNorm1d(3, bias=False).state_dict())) == "weight"
+
+
+def test_batchnorm_input_checks_and_gradients() -> None:
+    with pytest.raises(ValueError, match=r"expected 4D input \(got 3D input\)"):
+        nn.BatchNorm2d(3)(t(randn(2, 3, 4)))
+    with pytest.raises(ValueError, match=r"expected 2D or 3D input \(got 4D input\)"):
+        nn.BatchNorm1d(3)(t(randn(2, 3, 4, 4)))
+    with pytest.raises(ValueError, match=r"expected 5D input"):
+        nn.BatchNorm3d(3)(t(randn(2, 3, 4, 4)))
+    m = nn.BatchNorm1d(3).double()
+    x = t(randn(5, 3), requires_grad=True)
+    m(x).sum().backward()
+    close(m.bias.grad, np.full(3, 5.0))
+    close(x.grad, np.zeros((5, 3)), atol=1e-9)  # the mean of a normalized batch has no slope
+
+
+def test_batchnorm_load_state_dict_and_old_checkpoints() -> None:
+    a = nn.BatchNorm1d(3)
+    a(t(randn(4, 3).astype(np.float32)))
+    b = nn.BatchNorm1d(3)
+    b.load_state_dict(a.state_dict())
+    close(b.running_mean, a.running_mean.numpy())
+    old = {k: v for k, v in a.state_dict().items() if k != "num_batches_tracked"}
+    c = nn.BatchNorm1d(3)
+    result = c.load_state_dict(old)
+    assert result.missing_keys == [] and result.unexpected_keys == []
+
+
+def test_sync_batchnorm_is_batchnorm_on_one_process() -> None:
+    net = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3, momentum=0.2))
+    x = t(randn(6, 3).astype(np.float32))
+    net[1](net[0](x))  # one training step of running statistics
+    converted = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    assert type(converted[1]).__name__ == "SyncBatchNorm"
+    sync = converted[1]
+    assert sync.momentum == 0.2 and sync.running_mean is net[1].running_mean
+    y = nn.SyncBatchNorm(3).double()(t(randn(4, 3, 2)))
+    assert tuple(y.shape) == (4, 3, 2)
+    assert list(nn.SyncBatchNorm(3).state_dict()) == [
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
+
+
+def test_instance_norm_modules() -> None:
+    m = nn.InstanceNorm2d(3)
+    assert list(m.state_dict()) == []
+    assert (
+        repr(m) == "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, "
+        "track_running_stats=False)"
+    )
+    x = randn(2, 3, 4, 4)
+    m2 = nn.InstanceNorm2d(3, affine=True, track_running_stats=True).double()
+    assert list(m2.state_dict()) == [
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
+    ref = (x - x.mean((2, 3), keepdims=True)) / np.sqrt(x.var((2, 3), keepdims=True) + 1e-5)
+    close(m2(t(x)), ref)
+    close(nn.InstanceNorm2d(3).double()(t(x[0])), ref[0])  # unbatched (C, H, W)
+    m2.eval()
+    rm = m2.running_mean.numpy()
+    assert not np.allclose(rm, 0)
+    with pytest.warns(UserWarning, match="does not match num_features"):
+        nn.InstanceNorm1d(4)(t(randn(2, 3, 5)))
+    with pytest.raises(ValueError, match="to match num_features"):
+        nn.InstanceNorm1d(4, affine=True)(t(randn(2, 3, 5)))
+    with pytest.raises(ValueError, match=r"expected 2D or 3D input \(got 4D input\)"):
+        nn.InstanceNorm1d(3)(t(randn(2, 3, 5, 1)))
+
+
+def test_layer_group_rms_lrn_modules() -> None:
+    x = randn(2, 4, 6)
+    ln = nn.LayerNorm(6).double()
+    assert repr(ln) == "LayerNorm((6,), eps=1e-05, elementwise_affine=True, bias=True)"
+    assert list(ln.state_dict()) == ["weight", "bias"]
+    close(ln(t(x)), F.layer_norm(t(x), [6]).numpy())
+    assert list(nn.LayerNorm([4, 6], bias=False).state_dict()) == ["weight"]
+    assert list(nn.LayerNorm(6, elementwise_affine=False).state_dict()) == []
+    gn = nn.GroupNorm(2, 4).double()
+    assert repr(gn) == "GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)"
+    close(gn(t(x)), F.group_norm(t(x), 2).numpy())
+    with pytest.raises(
+        ValueError, match=r"num_channels \(4\) must be divisible by num_groups \(3\)"
+    ):
+        nn.GroupNorm(3, 4)
+    rms = nn.RMSNorm([6]).double()
+    assert repr(rms) == "RMSNorm((6,), eps=None, elementwise_affine=True)"
+    close(rms(t(x)), F.rms_norm(t(x), [6]).numpy())
+    lrn = nn.LocalResponseNorm(2)
+    assert repr(lrn) == "LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)"
+    close(lrn(t(x)), F.local_response_norm(t(x), 2).numpy())
+    check_grad(lambda v: nn.LayerNorm(6, elementwise_affine=False)(v), x)
+
+
+def test_against_torch_batchnorm() -> None:
+    torch = pytest.importorskip("torch")
+    x = randn(4, 3, 5)
+    ours = nn.BatchNorm1d(3, momentum=None).double()
+    theirs = torch.nn.BatchNorm1d(3, momentum=None).double()
+    for _ in range(2):
+        ours(t(x))
+        theirs(torch.from_numpy(x))
+    close(ours.running_var, theirs.running_var.numpy())
+
+
+def test_layer_norm_double_backward() -> None:
+    x, w, b = randn(3, 4), randn(4), randn(4)
+    inputs = tuple(t(a, requires_grad=True) for a in (x, w, b))
+    assert gradgradcheck(lambda v, ww, bb: F.layer_norm(v, [4], ww, bb), inputs)
+
+
+@pytest.mark.parametrize(
+    ("lazy", "plain", "shape"),
+    [
+        (nn.LazyBatchNorm1d, nn.BatchNorm1d, (4, 3)),
+        (nn.LazyBatchNorm2d, nn.BatchNorm2d, (2, 3, 2, 2)),
+        (nn.LazyBatchNorm3d, nn.BatchNorm3d, (2, 3, 1, 2, 2)),
+        (nn.LazyInstanceNorm1d, nn.InstanceNorm1d, (2, 3, 5)),
+        (nn.LazyInstanceNorm2d, nn.InstanceNorm2d, (2, 3, 2, 2)),
+        (nn.LazyInstanceNorm3d, nn.InstanceNorm3d, (1, 3, 2, 2, 2)),
+    ],
+)
+def test_lazy_norms_infer_num_features(lazy: Any, plain: Any, shape: tuple[int, ...]) -> None:
+    m = lazy()
+    x = t(randn(*shape).astype(np.float32))
+    y = m(x)
+    assert type(m) is plain and m.num_features == 3
+    close(
+        y, plain(3, affine=True, track_running_stats=True)(x).detach().numpy(), rtol=1e-5, atol=1e-6
+    )
+    assert list(m.state_dict()) == [
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
+    # loading a checkpoint materializes the state from it, keeping the loaded statistics
+    sd = plain(3, affine=True, track_running_stats=True).state_dict()
+    sd["running_mean"].fill_(2.0)
+    fresh = lazy()
+    fresh.load_state_dict(sd)
+    fresh.eval()
+    fresh(x)
+    close(fresh.running_mean, np.full(3, 2.0))

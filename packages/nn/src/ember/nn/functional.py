@@ -1,5 +1,11 @@
-"""``ember.nn.functional``: the functions behind the modules (torch.nn.functional)."""
+"""``ember.nn.functional``: the functions behind the modules (torch.nn.functional).
 
+Each family lives in ``ember/nn/_functional/<family>.py``; this file only re-exports them.
+"""
+
+# ruff: noqa: F401 - re-exports
+
+# linear, bilinear (branch nn-module)
 # nn-layers: activations, losses, dropout, embeddings, normalization, distances.
 from ember.nn._functional.activation import (
     celu as celu,
@@ -110,7 +116,7 @@ from ember.nn._functional.activation import (
     threshold_ as threshold_,
 )
 
-# nn-seq: attention (sorted in with nn-layers' lines).
+# nn-seq: attention.
 from ember.nn._functional.attention import (
     multi_head_attention_forward as multi_head_attention_forward,
 )
@@ -144,10 +150,7 @@ from ember.nn._functional.dropout import (
 from ember.nn._functional.dropout import (
     feature_alpha_dropout as feature_alpha_dropout,
 )
-
-# linear, bilinear (branch nn-module)
-from ember.nn._functional.linear import bilinear as bilinear
-from ember.nn._functional.linear import linear as linear
+from ember.nn._functional.linear import bilinear, linear
 from ember.nn._functional.loss import (
     binary_cross_entropy as binary_cross_entropy,
 )
@@ -181,6 +184,7 @@ from ember.nn._functional.loss import (
 from ember.nn._functional.loss import (
     smooth_l1_loss as smooth_l1_loss,
 )
+from ember.nn._functional.loss_ctc import ctc_loss as ctc_loss
 from ember.nn._functional.loss_margin import (
     cosine_embedding_loss as cosine_embedding_loss,
 )

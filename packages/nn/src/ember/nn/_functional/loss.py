@@ -15,6 +15,7 @@ from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 
 from . import _reduction
+from ._fused import CrossEntropyFn
 
 __all__ = [
     "binary_cross_entropy",
@@ -238,6 +239,14 @@ def _nll_terms(
     return -picked, None, None
 
 
+def _all_valid(target: Tensor, classes: int, ignore_index: int) -> bool:
+    """Whether every target is a class index and none is ``ignore_index`` (the fast path)."""
+    if target.numel() == 0:
+        return False
+    lo, hi = (int(v) for v in ember.aminmax(target))
+    return lo >= 0 and hi < classes and not lo <= ignore_index <= hi
+
+
 def _reduce_nll(loss: Tensor, mask: Tensor | None, w: Tensor | None, reduction: str) -> Tensor:
     if reduction == "mean":
         if w is not None:
@@ -305,10 +314,14 @@ def cross_entropy(
     class_dim = 0 if input.dim() == 1 else 1
     classes = input.size(class_dim)
     weight = _class_weight(weight, classes)
-    logp = ember.log_softmax(input, class_dim)
     if target.is_floating_point() and target.shape == input.shape:
+        logp = ember.log_softmax(input, class_dim)
         return _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_smoothing)
     _check_index_target("cross_entropy", input, target)
+    if weight is None and input.dim() >= 2 and _all_valid(target, classes, ignore_index):
+        fused = CrossEntropyFn.apply(input, target.long(), reduction, label_smoothing)
+        return cast(Tensor, fused)
+    logp = ember.log_softmax(input, class_dim)
     x, t, unbatched = _batched(logp, target)
     loss, mask, w = _nll_terms(x, t, weight, ignore_index)
     if unbatched and reduction == "none":

@@ -17,6 +17,8 @@ from ember._dtype import finfo
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 
+from ._fused import LayerNormFn
+
 __all__ = [
     "batch_norm",
     "group_norm",
@@ -226,15 +228,7 @@ def layer_norm(
     shape = list(input.size()[input.dim() - len(dims) :])
     _check_affine("layer_norm", "weight", weight, shape)
     _check_affine("layer_norm", "bias", bias, shape)
-    var, mean = ember.var_mean(input, dims, correction=0, keepdim=True)
-    out = (input - mean) * ember.rsqrt(var + eps)
-    if weight is not None and bias is not None:
-        return cast(Tensor, ember.addcmul(bias, out, weight))
-    if weight is not None:
-        return cast(Tensor, out * weight)
-    if bias is not None:
-        return cast(Tensor, out + bias)
-    return cast(Tensor, out)
+    return cast(Tensor, LayerNormFn.apply(input, weight, bias, dims, eps))
 
 
 def rms_norm(

@@ -7,6 +7,7 @@ Each module stores its arguments and calls the function of the same name in
 from __future__ import annotations
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import activation as A
 from ember.nn.modules.module import Module
@@ -95,7 +96,9 @@ class RReLU(Module):
         tensor([-0.2292,  2.0000])
     """
 
-    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
         super().__init__()
         self.lower = lower
         self.upper = upper
@@ -424,7 +427,7 @@ class PReLU(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        with ember.no_grad():
+        with no_grad():
             self.weight.fill_(self.init)
 
     def forward(self, input: Tensor) -> Tensor:

@@ -10,12 +10,27 @@ from __future__ import annotations
 from typing import Any
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import normalization as N
+from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.module import Module
-from ember.nn.parameter import Parameter
+from ember.nn.parameter import (
+    Parameter,
+    UninitializedBuffer,
+    UninitializedParameter,
+    is_lazy,
+)
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+__all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
+    "SyncBatchNorm",
+]
 
 
 class _NormBase(Module):
@@ -76,7 +91,7 @@ class _NormBase(Module):
     def reset_parameters(self) -> None:
         """Resets the running statistics; weight 1 and bias 0."""
         self.reset_running_stats()
-        with ember.no_grad():
+        with no_grad():
             if self.weight is not None:
                 self.weight.fill_(1.0)
             if self.bias is not None:
@@ -103,7 +118,7 @@ class _NormBase(Module):
         error_msgs: list[str],
     ) -> None:
         # Checkpoints from before num_batches_tracked existed (version < 2) load with 0.
-        version = local_metadata.get("version", None)
+        version = local_metadata.get("version")
         key = prefix + "num_batches_tracked"
         if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
             state_dict[key] = (
@@ -144,8 +159,8 @@ class BatchNorm1d(_BatchNorm):
 
     Example:
         >>> m = nn.BatchNorm1d(3)
-        >>> m(ember.randn(4, 3)).shape, sorted(m.state_dict())
-        (ember.Size([4, 3]), ['bias', 'num_batches_tracked', 'running_mean', 'running_var', 'weight'])
+        >>> list(m.state_dict())
+        ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
     """
 
     def _check_input_dim(self, input: Tensor) -> None:
@@ -233,7 +248,7 @@ class SyncBatchNorm(_BatchNorm):
                 bias=module.bias is not None,
             )
             if module.affine:
-                with ember.no_grad():
+                with no_grad():
                     output.weight = module.weight
                     output.bias = module.bias
             output.running_mean = module.running_mean
@@ -246,3 +261,99 @@ class SyncBatchNorm(_BatchNorm):
             output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         del module
         return output
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A norm layer whose ``num_features`` is read from the first input (dim 1)."""
+
+    def __init__(
+        self,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: object = None,
+        dtype: ember.dtype | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        # Built empty (affine/track off), then the placeholders replace the real tensors.
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = ember.tensor(0, dtype=ember.int64)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def _feature_dim(self, input: Tensor) -> int:
+        return 1
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Sets ``num_features`` from the input's channel dim and materializes the state."""
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = int(input.size(self._feature_dim(input)))
+        shape = (self.num_features,)
+        fresh = False  # whether anything was allocated here (not loaded by load_state_dict)
+        with no_grad():
+            for p in (self.weight, self.bias):
+                if p is not None and is_lazy(p):
+                    p.materialize(shape)  # type: ignore[attr-defined]
+                    fresh = True
+            for name in ("running_mean", "running_var"):
+                buf = self._buffers.get(name)
+                if isinstance(buf, UninitializedBuffer):
+                    if buf.numel() == 0:
+                        buf.materialize(shape)
+                        fresh = True
+                    # the placeholder cannot change class in place: keep a plain tensor view
+                    self._buffers[name] = buf.as_subclass(Tensor)
+        if fresh:
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """BatchNorm1d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> m = nn.LazyBatchNorm1d()
+        >>> _ = m(ember.randn(4, 3))
+        >>> type(m).__name__, m.num_features
+        ('BatchNorm1d', 3)
+    """
+
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """BatchNorm2d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> nn.LazyBatchNorm2d()(ember.randn(2, 3, 4, 4)).shape
+        ember.Size([2, 3, 4, 4])
+    """
+
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """BatchNorm3d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> nn.LazyBatchNorm3d()(ember.randn(2, 3, 1, 2, 2)).shape
+        ember.Size([2, 3, 1, 2, 2])
+    """
+
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim

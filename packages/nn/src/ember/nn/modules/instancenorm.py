@@ -11,9 +11,16 @@ import warnings
 import ember
 from ember._tensor import Tensor
 from ember.nn._functional import normalization as N
-from ember.nn.modules.batchnorm import _NormBase
+from ember.nn.modules.batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = [
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+]
 
 
 class _InstanceNorm(_NormBase):
@@ -110,3 +117,46 @@ class InstanceNorm3d(_InstanceNorm):
     """
 
     _spatial = 3
+
+
+class _LazyInstanceNorm(_LazyNormBase, _InstanceNorm):
+    def _feature_dim(self, input: Tensor) -> int:
+        return int(input.dim()) - (self._spatial + 1)
+
+
+class LazyInstanceNorm1d(_LazyInstanceNorm):
+    """InstanceNorm1d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> m = nn.LazyInstanceNorm1d()
+        >>> _ = m(ember.randn(2, 3, 5))
+        >>> type(m).__name__, m.num_features
+        ('InstanceNorm1d', 3)
+    """
+
+    _spatial = 1
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyInstanceNorm):
+    """InstanceNorm2d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> nn.LazyInstanceNorm2d()(ember.randn(2, 3, 4, 4)).shape
+        ember.Size([2, 3, 4, 4])
+    """
+
+    _spatial = 2
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyInstanceNorm):
+    """InstanceNorm3d with ``num_features`` inferred from the first input.
+
+    Example:
+        >>> nn.LazyInstanceNorm3d()(ember.randn(1, 3, 2, 2, 2)).shape
+        ember.Size([1, 3, 2, 2, 2])
+    """
+
+    _spatial = 3
+    cls_to_become = InstanceNorm3d

@@ -6,6 +6,7 @@ import numbers
 from collections.abc import Sequence
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import normalization as N
 from ember.nn.modules.module import Module
@@ -81,7 +82,7 @@ class LayerNorm(Module):
 
     def reset_parameters(self) -> None:
         """weight 1, bias 0."""
-        with ember.no_grad():
+        with no_grad():
             if self.weight is not None:
                 self.weight.fill_(1.0)
             if self.bias is not None:
@@ -141,7 +142,7 @@ class GroupNorm(Module):
 
     def reset_parameters(self) -> None:
         """weight 1, bias 0."""
-        with ember.no_grad():
+        with no_grad():
             if self.weight is not None:
                 self.weight.fill_(1.0)
             if self.bias is not None:
@@ -189,7 +190,7 @@ class RMSNorm(Module):
     def reset_parameters(self) -> None:
         """weight 1."""
         if self.weight is not None:
-            with ember.no_grad():
+            with no_grad():
                 self.weight.fill_(1.0)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -197,6 +198,5 @@ class RMSNorm(Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import sparse as S
 from ember.nn.modules.module import Module
@@ -44,7 +45,7 @@ def _initial_weight(
     if weight is None:
         data = ember.empty([num_embeddings, embedding_dim], device=device, dtype=dtype)
         return Parameter(data, requires_grad=not freeze), True
-    if list(weight.shape) != [num_embeddings, embedding_dim]:
+    if list(weight.size()) != [num_embeddings, embedding_dim]:
         raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
     return Parameter(weight, requires_grad=not freeze), False
 
@@ -91,13 +92,13 @@ class Embedding(Module):
 
     def reset_parameters(self) -> None:
         """Rows from N(0, 1); the padding row zero."""
-        with ember.no_grad():
+        with no_grad():
             self.weight.normal_(0.0, 1.0)
         self._fill_padding_idx_with_zero()
 
     def _fill_padding_idx_with_zero(self) -> None:
         if self.padding_idx is not None:
-            with ember.no_grad():
+            with no_grad():
                 self.weight[self.padding_idx].fill_(0.0)
 
     def forward(self, input: Tensor) -> Tensor:
@@ -145,7 +146,7 @@ class Embedding(Module):
         """
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.shape
+        rows, cols = embeddings.size()
         return cls(
             num_embeddings=rows,
             embedding_dim=cols,
@@ -202,7 +203,7 @@ class EmbeddingBag(Module):
 
     def reset_parameters(self) -> None:
         """Rows from N(0, 1); the padding row zero."""
-        with ember.no_grad():
+        with no_grad():
             self.weight.normal_(0.0, 1.0)
             if self.padding_idx is not None:
                 self.weight[self.padding_idx].fill_(0.0)
@@ -262,7 +263,7 @@ class EmbeddingBag(Module):
         """
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.shape
+        rows, cols = embeddings.size()
         bag = cls(
             num_embeddings=rows,
             embedding_dim=cols,
@@ -275,5 +276,5 @@ class EmbeddingBag(Module):
             include_last_offset=include_last_offset,
             padding_idx=padding_idx,
         )
-        bag.weight.requires_grad = not freeze
+        bag.weight.requires_grad_(not freeze)
         return bag
