@@ -116,38 +116,56 @@ def sdpa_child(lib_name: str, backward: bool) -> None:
     print(f"{best} {med} {(_peak_rss() - base) / 1024}")
 
 
+def model_child(lib_name: str, workload: str, repeats: int) -> None:
+    """Runs in a subprocess (no other library's threads around): prints min and median (s)."""
+    if lib_name == "torch":
+        torch = _torch()
+        lib, nn, tensor = torch, torch.nn, torch.from_numpy
+    else:
+        import ember
+        import ember.nn as enn
+
+        ember.set_num_threads(2)
+        lib, nn, tensor = ember, enn, ember.from_numpy
+    make = lstm_step if workload == "lstm" else encoder_step
+    best, med = _time(make(lib, nn, tensor), repeats)
+    print(f"{best} {med}")
+
+
+def _child(*args: str) -> list[float]:
+    out = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, check=True,
+        env=os.environ,
+    )  # fmt: skip
+    return [float(v) for v in out.stdout.split()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--sdpa-child", nargs=2, metavar=("LIB", "BACKWARD"))
+    parser.add_argument("--model-child", nargs=2, metavar=("LIB", "WORKLOAD"))
     args = parser.parse_args()
     if args.sdpa_child:
         sdpa_child(args.sdpa_child[0], args.sdpa_child[1] == "1")
         return
-    import ember
-    import ember.nn as enn
-
-    ember.set_num_threads(2)
-    torch = _torch()
-    libs: list[tuple[str, Any, Any, Callable[[np.ndarray], Any]]] = [
-        ("ember", ember, enn, ember.from_numpy)
-    ]
-    if torch is not None:
-        libs.append(("torch", torch, torch.nn, torch.from_numpy))
+    if args.model_child:
+        model_child(args.model_child[0], args.model_child[1], args.repeats)
+        return
+    # Every measurement runs in its own process: an idle library's spinning threads (OpenBLAS,
+    # thread pools) would otherwise steal the other's cores on a 2-core machine.
+    libs = ["ember"] + (["torch"] if _torch() is not None else [])
     rows: dict[str, dict[str, tuple[float, float]]] = {}
-    for workload, make in (("LSTM fwd+bwd", lstm_step), ("EncoderLayer fwd+bwd", encoder_step)):
-        for name, lib, nn, tensor in libs:
-            rows.setdefault(workload, {})[name] = _time(make(lib, nn, tensor), args.repeats)
+    for workload, key in (("LSTM fwd+bwd", "lstm"), ("EncoderLayer fwd+bwd", "encoder")):
+        for name in libs:
+            best, med = _child("--model-child", name, key, "--repeats", str(args.repeats))
+            rows.setdefault(workload, {})[name] = (best, med)
     inputs_mib = 3 * 8 * 4096 * 64 * 4 / 2**20
     memory: dict[str, dict[str, float]] = {}
     for backward in (False, True):
         workload = "SDPA 4096x64 " + ("fwd+bwd" if backward else "fwd")
-        for name, *_ in libs:
-            out = subprocess.run(
-                [sys.executable, __file__, "--sdpa-child", name, str(int(backward))],
-                capture_output=True, text=True, check=True, env=os.environ,
-            )  # fmt: skip
-            best, med, grow = (float(v) for v in out.stdout.split())
+        for name in libs:
+            best, med, grow = _child("--sdpa-child", name, str(int(backward)))
             rows.setdefault(workload, {})[name] = (best, med)
             memory.setdefault(workload, {})[name] = grow
     print(f"{'workload':24} {'ember min/med (ms)':>20} {'torch min/med (ms)':>20} {'ratio':>7}")
