@@ -32,6 +32,12 @@ MODULES = [
     "ember.nn.utils.weight_norm",
     "ember.nn.utils.init",
     "ember.utils.checkpoint",
+    # nn-seq
+    "ember.nn._functional.attention",
+    "ember.nn.utils.rnn",
+    "ember.nn.modules.rnn",
+    "ember.nn.modules.attention",
+    "ember.nn.modules.transformer",
 ]
 
 

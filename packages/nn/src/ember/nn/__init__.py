@@ -51,6 +51,7 @@ from ember.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
+from ember.nn.modules.attention import MultiheadAttention  # nn-seq
 from ember.nn.modules.batchnorm import (
     BatchNorm1d,
     BatchNorm2d,
@@ -110,9 +111,26 @@ from ember.nn.modules.normalization import (
     LocalResponseNorm,
     RMSNorm,
 )
+from ember.nn.modules.rnn import (  # nn-seq
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
+)
 from ember.nn.modules.sparse import (
     Embedding,
     EmbeddingBag,
+)
+from ember.nn.modules.transformer import (  # nn-seq
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
 )
 from ember.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
@@ -219,4 +237,19 @@ __all__ = [
     "Threshold",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
+    # nn-seq
+    "GRU",
+    "LSTM",
+    "RNN",
+    "GRUCell",
+    "LSTMCell",
+    "MultiheadAttention",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]

@@ -46,22 +46,6 @@ MISSING: dict[str, str] = {
     "AdaptiveLogSoftmaxWithLoss": "not built yet (ember-nn 0.1): losses",
     "LinearCrossEntropyLoss": "not built yet (ember-nn 0.1): losses",
     "LinearCrossEntropyOptions": "not built yet (ember-nn 0.1): losses",
-    # recurrent layers
-    "GRU": "not built yet (ember-nn 0.1): recurrent layers",
-    "GRUCell": "not built yet (ember-nn 0.1): recurrent layers",
-    "LSTM": "not built yet (ember-nn 0.1): recurrent layers",
-    "LSTMCell": "not built yet (ember-nn 0.1): recurrent layers",
-    "RNN": "not built yet (ember-nn 0.1): recurrent layers",
-    "RNNBase": "not built yet (ember-nn 0.1): recurrent layers",
-    "RNNCell": "not built yet (ember-nn 0.1): recurrent layers",
-    "RNNCellBase": "not built yet (ember-nn 0.1): recurrent layers",
-    # attention and transformer layers
-    "MultiheadAttention": "not built yet (ember-nn 0.1): attention and transformer layers",
-    "Transformer": "not built yet (ember-nn 0.1): attention and transformer layers",
-    "TransformerDecoder": "not built yet (ember-nn 0.1): attention and transformer layers",
-    "TransformerDecoderLayer": "not built yet (ember-nn 0.1): attention and transformer layers",
-    "TransformerEncoder": "not built yet (ember-nn 0.1): attention and transformer layers",
-    "TransformerEncoderLayer": "not built yet (ember-nn 0.1): attention and transformer layers",
     # padding layers
     "CircularPad1d": "not built yet (ember-nn 0.1): padding layers",
     "CircularPad2d": "not built yet (ember-nn 0.1): padding layers",

@@ -115,6 +115,14 @@ from ember.nn._functional.activation import (
 from ember.nn._functional.activation import (
     threshold_ as threshold_,
 )
+
+# nn-seq: attention.
+from ember.nn._functional.attention import (
+    multi_head_attention_forward as multi_head_attention_forward,
+)
+from ember.nn._functional.attention import (
+    scaled_dot_product_attention as scaled_dot_product_attention,
+)
 from ember.nn._functional.distance import (
     cosine_similarity as cosine_similarity,
 )

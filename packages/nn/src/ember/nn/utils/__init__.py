@@ -2,6 +2,7 @@
 
 # Branch nn-module; nn.utils.rnn belongs to branch nn-seq.
 from ember.nn.utils import parametrizations, parametrize, stateless
+from ember.nn.utils import rnn as rnn  # nn-seq
 from ember.nn.utils.clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
