@@ -173,6 +173,9 @@ NON_DIFFERENTIABLE = frozenset(
         "triu_indices",
         # ember.linalg's out= copy: refused before it runs when anything requires grad (torch).
         "_linalg_copy_out",
+        # torch.special.bessel_j0/j1 have no derivative: their results never require grad.
+        "_special_bessel_j0",
+        "_special_bessel_j1",
     ]
 )
 

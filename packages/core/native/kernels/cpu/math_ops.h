@@ -10,6 +10,7 @@
 #include "ember/kernels.h"
 #include "loops.h"
 #include "polygamma.h"
+#include "special_math.h"
 
 // libmvec (glibc) provides SIMD versions of these; declaring them `declare simd` lets the
 // compiler call the vector variant for the ISA it targets. NOTE: libmvec is glibc >= 2.22
@@ -114,6 +115,18 @@ inline C erfinv_value(C y) {
 }
 EMBER_FLOAT_UNARY(Erfinv, erfinv_value(x))
 EMBER_FLOAT_UNARY(Lgamma, std::lgamma(x))
+// ember.special's kernels (special_math.h), computed in double.
+#define EMBER_SPECIAL_UNARY(Name, expr) \
+  EMBER_FLOAT_UNARY(Name, static_cast<C>([](double v) { return expr; }(static_cast<double>(x))))
+EMBER_SPECIAL_UNARY(I0, bessel_i_value(0, v, false))
+EMBER_SPECIAL_UNARY(SpecialI0e, bessel_i_value(0, v, true))
+EMBER_SPECIAL_UNARY(SpecialI1, bessel_i_value(1, v, false))
+EMBER_SPECIAL_UNARY(SpecialI1e, bessel_i_value(1, v, true))
+EMBER_SPECIAL_UNARY(SpecialErfcx, erfcx_value(v))
+EMBER_SPECIAL_UNARY(SpecialNdtri, ndtri_value(v, [](double y) { return erfinv_value(y); }))
+EMBER_SPECIAL_UNARY(SpecialBesselJ0, bessel_j_value(0, v))
+EMBER_SPECIAL_UNARY(SpecialBesselJ1, bessel_j_value(1, v))
+#undef EMBER_SPECIAL_UNARY
 // digamma: reflection below 0.5, recurrence up to 6, then the asymptotic series. Torch's poles:
 // -inf at 0 (copysign'd), NaN at negative integers.
 template <typename C>
@@ -455,6 +468,12 @@ EMBER_FUNCTOR(Xlogy)
     if (std::isnan(y)) return y;
     if (x == 0) return 0;
     return x * std::log(y);
+  }
+};
+
+EMBER_FUNCTOR(SpecialZeta)
+  template <typename C> C operator()(C x, C q) const {
+    return static_cast<C>(zeta_value(static_cast<double>(x), static_cast<double>(q)));
   }
 };
 
