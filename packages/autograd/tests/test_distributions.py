@@ -20,7 +20,9 @@ def t64(values: Any) -> ember.Tensor:
 
 
 def close(got: ember.Tensor, want: Any, rtol: float = 1e-10, atol: float = 1e-12) -> None:
-    np.testing.assert_allclose(got.detach().numpy(), np.asarray(want, dtype=np.float64), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        got.detach().numpy(), np.asarray(want, dtype=np.float64), rtol=rtol, atol=atol
+    )
 
 
 # ---------------------------------------------------------------- a table against scipy.stats
@@ -35,8 +37,20 @@ def _table() -> list[tuple[str, Callable[[], Any], Callable[[Any], Any], np.ndar
     k = np.array([[0.0], [1.0], [4.0]]) + np.zeros(3)
     return [
         ("Normal", lambda: D.Normal(t64(loc), t64(scale)), lambda s: s.norm(loc, scale), x, False),
-        ("Laplace", lambda: D.Laplace(t64(loc), t64(scale)), lambda s: s.laplace(loc, scale), x, False),
-        ("Cauchy", lambda: D.Cauchy(t64(loc), t64(scale)), lambda s: s.cauchy(loc, scale), x, False),
+        (
+            "Laplace",
+            lambda: D.Laplace(t64(loc), t64(scale)),
+            lambda s: s.laplace(loc, scale),
+            x,
+            False,
+        ),
+        (
+            "Cauchy",
+            lambda: D.Cauchy(t64(loc), t64(scale)),
+            lambda s: s.cauchy(loc, scale),
+            x,
+            False,
+        ),
         (
             "StudentT",
             lambda: D.StudentT(t64(a + 2), t64(loc), t64(scale)),
@@ -44,18 +58,54 @@ def _table() -> list[tuple[str, Callable[[], Any], Callable[[Any], Any], np.ndar
             x,
             False,
         ),
-        ("Uniform", lambda: D.Uniform(t64(loc - 3), t64(loc + 6), validate_args=False), lambda s: s.uniform(loc - 3, 9), x, False),
+        (
+            "Uniform",
+            lambda: D.Uniform(t64(loc - 3), t64(loc + 6), validate_args=False),
+            lambda s: s.uniform(loc - 3, 9),
+            x,
+            False,
+        ),
         ("Exponential", lambda: D.Exponential(t64(a)), lambda s: s.expon(scale=1 / a), pos, False),
         ("Gamma", lambda: D.Gamma(t64(a), t64(b)), lambda s: s.gamma(a, scale=1 / b), pos, False),
         ("Chi2", lambda: D.Chi2(t64(a * 2)), lambda s: s.chi2(a * 2), pos, False),
         ("Beta", lambda: D.Beta(t64(a), t64(b)), lambda s: s.beta(a, b), u01, False),
-        ("LogNormal", lambda: D.LogNormal(t64(loc), t64(scale)), lambda s: s.lognorm(scale, scale=np.exp(loc)), pos, False),
-        ("HalfNormal", lambda: D.HalfNormal(t64(scale)), lambda s: s.halfnorm(scale=scale), pos, False),
-        ("HalfCauchy", lambda: D.HalfCauchy(t64(scale)), lambda s: s.halfcauchy(scale=scale), pos, False),
-        ("Bernoulli", lambda: D.Bernoulli(probs=t64(p)), lambda s: s.bernoulli(p), np.array([[0.0], [1.0]]) + np.zeros(3), True),
+        (
+            "LogNormal",
+            lambda: D.LogNormal(t64(loc), t64(scale)),
+            lambda s: s.lognorm(scale, scale=np.exp(loc)),
+            pos,
+            False,
+        ),
+        (
+            "HalfNormal",
+            lambda: D.HalfNormal(t64(scale)),
+            lambda s: s.halfnorm(scale=scale),
+            pos,
+            False,
+        ),
+        (
+            "HalfCauchy",
+            lambda: D.HalfCauchy(t64(scale)),
+            lambda s: s.halfcauchy(scale=scale),
+            pos,
+            False,
+        ),
+        (
+            "Bernoulli",
+            lambda: D.Bernoulli(probs=t64(p)),
+            lambda s: s.bernoulli(p),
+            np.array([[0.0], [1.0]]) + np.zeros(3),
+            True,
+        ),
         ("Geometric", lambda: D.Geometric(probs=t64(p)), lambda s: s.geom(p, loc=-1), k, True),
         ("Poisson", lambda: D.Poisson(t64(a)), lambda s: s.poisson(a), k, True),
-        ("Binomial", lambda: D.Binomial(t64([10.0, 10.0, 10.0]), probs=t64(p)), lambda s: s.binom(10, p), k, True),
+        (
+            "Binomial",
+            lambda: D.Binomial(t64([10.0, 10.0, 10.0]), probs=t64(p)),
+            lambda s: s.binom(10, p),
+            k,
+            True,
+        ),
     ]
 
 
@@ -255,9 +305,7 @@ def test_log_prob_and_kl_gradients_pass_gradcheck() -> None:
     assert gradcheck(lambda c, r: D.Gamma(c, r).log_prob(x), (a, b))
     assert gradcheck(lambda c, r: D.Beta(c, r).log_prob(x / 2), (a, b))
     assert gradcheck(lambda c, r: D.Normal(c, r).entropy(), (a, b))
-    assert gradcheck(
-        lambda c, r: D.kl_divergence(D.Gamma(c, r), D.Gamma(r + 1, c)), (a, b)
-    )
+    assert gradcheck(lambda c, r: D.kl_divergence(D.Gamma(c, r), D.Gamma(r + 1, c)), (a, b))
     logits = t64([0.2, -1.0, 0.5]).requires_grad_()
     assert gradcheck(lambda lg: D.Categorical(logits=lg).log_prob(ember.tensor([0, 2])), (logits,))
 
@@ -273,11 +321,16 @@ def test_rsample_refuses_concentration_gradients() -> None:
 
 # ---------------------------------------------------------------- validation and shapes
 def test_validation_errors_match_torch() -> None:
-    with pytest.raises(ValueError, match=r"Expected parameter scale \(Tensor of shape \(1,\)\) of distribution Normal"):
+    with pytest.raises(
+        ValueError,
+        match=r"Expected parameter scale \(Tensor of shape \(1,\)\) of distribution Normal",
+    ):
         D.Normal(t64([0.0]), t64([-1.0]))
     with pytest.raises(ValueError, match="to satisfy the constraint GreaterThan"):
         D.Exponential(t64([0.0]))
-    with pytest.raises(ValueError, match="Either `probs` or `logits` must be specified, but not both"):
+    with pytest.raises(
+        ValueError, match="Either `probs` or `logits` must be specified, but not both"
+    ):
         D.Bernoulli()
     with pytest.raises(ValueError, match="Uniform is not defined when low>= high"):
         D.Uniform(t64([1.0]), t64([0.0]))
@@ -315,8 +368,13 @@ def test_batch_event_shapes_and_expand() -> None:
     assert mvn.expand((4, 2)).sample((5,)).shape == (5, 4, 2, 3)
     dirich = D.Dirichlet(t64(np.ones((2, 4))))
     assert dirich.expand((3, 2)).batch_shape == (3, 2) and dirich.event_shape == (4,)
-    for dist in (D.Gamma(t64([1.0]), t64([1.0])), D.Beta(1.0, 2.0), D.Poisson(t64([1.0])),
-                 D.LogNormal(0.0, 1.0), D.Bernoulli(probs=t64([0.3]))):
+    for dist in (
+        D.Gamma(t64([1.0]), t64([1.0])),
+        D.Beta(1.0, 2.0),
+        D.Poisson(t64([1.0])),
+        D.LogNormal(0.0, 1.0),
+        D.Bernoulli(probs=t64([0.3])),
+    ):
         assert dist.expand((6,)).batch_shape == (6,)
     assert D.Bernoulli(probs=t64([0.3, 0.5])).enumerate_support().shape == (2, 2)
 
@@ -415,7 +473,9 @@ def test_kl_registry_dispatch() -> None:
 
     assert D.kl_divergence(p, q).item() == 42.0
     assert D.kl_divergence(q, q).item() == 0.0
-    with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Poisson"):
+    with pytest.raises(
+        NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Poisson"
+    ):
         D.kl_divergence(D.Poisson(t64([1.0])), D.Normal(t64([0.0]), t64([1.0])))
     with pytest.raises(TypeError, match="Expected type_p to be a Distribution subclass"):
         D.register_kl(int, D.Normal)
@@ -426,7 +486,12 @@ def test_torch_agrees_when_installed() -> None:
     td = torch.distributions
     x = np.array([0.2, 1.3, 2.5])
     cases = [
-        (D.Gamma(t64([2.0]), t64([1.5])), td.Gamma(torch.tensor([2.0], dtype=torch.float64), torch.tensor([1.5], dtype=torch.float64))),
+        (
+            D.Gamma(t64([2.0]), t64([1.5])),
+            td.Gamma(
+                torch.tensor([2.0], dtype=torch.float64), torch.tensor([1.5], dtype=torch.float64)
+            ),
+        ),
         (D.StudentT(t64([4.0])), td.StudentT(torch.tensor([4.0], dtype=torch.float64))),
         (D.HalfNormal(t64([1.5])), td.HalfNormal(torch.tensor([1.5], dtype=torch.float64))),
     ]

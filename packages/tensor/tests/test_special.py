@@ -132,9 +132,7 @@ def test_closed_forms_without_scipy() -> None:
     np.testing.assert_allclose(nd + S.ndtr(t64(-x)).numpy(), 1.0, rtol=1e-15)
     # Only where p < 1/2 is exact enough to invert (near 1, p's spacing is 1e-16 of 1).
     lower = x <= 0.5
-    np.testing.assert_allclose(
-        S.ndtri(t64(nd[lower])).numpy(), x[lower], rtol=1e-12, atol=1e-13
-    )
+    np.testing.assert_allclose(S.ndtri(t64(nd[lower])).numpy(), x[lower], rtol=1e-12, atol=1e-13)
     np.testing.assert_allclose(S.log_ndtr(t64(x)).numpy(), np.log(nd), rtol=1e-13)
     # The lower tail: log Phi(x) ~ -x^2/2 - log(-x sqrt(2 pi)) - 1/x^2 + 5/(2 x^4).
     big = np.array([-1e3, -1e4, -1e6])
@@ -223,7 +221,7 @@ def test_out_and_dtype_arguments() -> None:
 def test_bad_input_is_refused() -> None:
     with pytest.raises(TypeError, match=r"special.ndtr\(\): argument 'input' must be Tensor"):
         S.ndtr(1.0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="special.zeta"):
+    with pytest.raises(TypeError, match=r"special\.zeta"):
         S.zeta(2.0, 1.0)
     with pytest.raises(RuntimeError, match=r"\[multigammaln\] p has to be greater"):
         S.multigammaln(t64([3.0]), 0)
@@ -240,8 +238,17 @@ def test_torch_agrees_when_installed() -> None:
     x = np.concatenate([np.linspace(-30, 30, 601), [0.0]])
     p = np.linspace(0.001, 0.999, 301)
     for name, grid in [
-        ("ndtr", x), ("log_ndtr", x), ("erfcx", x), ("i0e", x), ("i1", x), ("i1e", x),
-        ("bessel_j0", x), ("bessel_j1", x), ("ndtri", p), ("entr", x), ("logit", p),
+        ("ndtr", x),
+        ("log_ndtr", x),
+        ("erfcx", x),
+        ("i0e", x),
+        ("i1", x),
+        ("i1e", x),
+        ("bessel_j0", x),
+        ("bessel_j1", x),
+        ("ndtri", p),
+        ("entr", x),
+        ("logit", p),
     ]:
         want = getattr(torch.special, name)(torch.from_numpy(grid)).numpy()
         got = getattr(S, name)(t64(grid)).numpy()

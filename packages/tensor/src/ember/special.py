@@ -208,7 +208,7 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return ember.sinc(_check("sinc", input), out=out)
 
 
-def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:
     """Rounds half to even, to ``decimals`` places."""
     return ember.round(_check("round", input), decimals=decimals, out=out)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._tensor import Tensor
+from ember.distributions.utils import finfo_of, shape_of
 
 __all__ = [
     "Constraint",
@@ -93,9 +94,7 @@ def is_dependent(constraint: Any) -> bool:
 class dependent_property(property):
     """A property whose value is a constraint depending on the instance (e.g. Uniform's support)."""
 
-    def __init__(
-        self, fget: Any = None, *, is_discrete: bool = False, event_dim: int = 0
-    ) -> None:
+    def __init__(self, fget: Any = None, *, is_discrete: bool = False, event_dim: int = 0) -> None:
         super().__init__(fget)
         self.is_discrete = is_discrete
         self.event_dim = event_dim
@@ -121,7 +120,7 @@ class _IndependentConstraint(Constraint):
         result = self.base_constraint.check(value)
         n = self.reinterpreted_batch_ndims
         if n:
-            result = result.reshape(*result.shape[: result.dim() - n], -1).all(-1)
+            result = result.reshape(*shape_of(result)[: result.dim() - n], -1).all(-1)
         return result
 
     def __repr__(self) -> str:
@@ -246,14 +245,14 @@ class _LowerTriangular(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        return (value.tril() == value).reshape(*value.shape[:-2], -1).all(-1)
+        return (value.tril() == value).reshape(*shape_of(value)[:-2], -1).all(-1)
 
 
 class _LowerCholesky(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        lower = (value.tril() == value).reshape(*value.shape[:-2], -1).all(-1)
+        lower = (value.tril() == value).reshape(*shape_of(value)[:-2], -1).all(-1)
         positive_diagonal = (value.diagonal(0, -2, -1) > 0).all(-1)
         return lower & positive_diagonal
 
@@ -262,7 +261,7 @@ class _CorrCholesky(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        tol = ember.finfo(value.dtype).eps * value.shape[-1] * 10
+        tol = finfo_of(value.dtype).eps * shape_of(value)[-1] * 10
         row_norm = ember.linalg.norm(value.detach(), dim=-1)
         unit = ((row_norm - 1.0).abs() <= tol).all(-1)
         return _LowerCholesky().check(value) & unit
@@ -272,16 +271,16 @@ class _Square(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        ok = value.shape[-2] == value.shape[-1]
-        return ember.full(tuple(value.shape[:-2]), ok, dtype=ember.bool)
+        ok = shape_of(value)[-2] == shape_of(value)[-1]
+        return ember.full(tuple(shape_of(value)[:-2]), ok, dtype=ember.bool)
 
 
 class _Symmetric(_Square):
     def check(self, value: Tensor) -> Tensor:
-        if value.shape[-2] != value.shape[-1]:
+        if shape_of(value)[-2] != shape_of(value)[-1]:
             return super().check(value)
         close = ember.isclose(value, value.transpose(-2, -1), atol=1e-6)
-        return close.reshape(*value.shape[:-2], -1).all(-1)
+        return close.reshape(*shape_of(value)[:-2], -1).all(-1)
 
 
 class _PositiveSemidefinite(_Symmetric):
@@ -297,7 +296,7 @@ class _PositiveDefinite(_Symmetric):
         symmetric = super().check(value)
         if not bool(symmetric.all()):
             return symmetric
-        return ember.linalg.cholesky_ex(value).info == 0
+        return ember.linalg.cholesky_ex(value)[1] == 0
 
 
 class _Cat(Constraint):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
-from ember.distributions.utils import broadcast_all
+from ember.distributions.utils import broadcast_all, finfo_of, shape_of
 
 __all__ = ["Cauchy", "Exponential", "Laplace", "Normal", "Uniform"]
 
@@ -17,28 +18,31 @@ _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
 def _shape(sample_shape: Any) -> tuple[int, ...]:
-    return tuple(ember.Size(sample_shape))
+    return tuple(Size(sample_shape))
 
 
 def _uniform_open(shape: tuple[int, ...], like: Tensor) -> Tensor:
     """Uniform draws in (0, 1): the smallest positive float replaces an exact 0."""
     u = ember.rand(shape, dtype=like.dtype)
-    return u.clamp(min=ember.finfo(like.dtype).tiny)
+    return u.clamp(min=finfo_of(like.dtype).tiny)
 
 
 class _LocScale(Distribution):
     """Shared constructor and expand of the two-parameter (loc, scale) families."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
     has_rsample = True
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.loc), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:
         new = self._get_checked_instance(type(self), _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.loc = self.loc.expand(batch_shape)
         new.scale = self.scale.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -56,7 +60,7 @@ class Normal(_LocScale):
     Example:
         >>> d = ember.distributions.Normal(ember.tensor([0.0]), ember.tensor([2.0]))
         >>> d.sample((3,)).shape
-        ember.Size([3, 1])
+        Size([3, 1])
     """
 
     support = constraints.real
@@ -78,7 +82,7 @@ class Normal(_LocScale):
         return self.scale.pow(2)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        with ember.no_grad():
+        with no_grad():
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
@@ -110,7 +114,7 @@ class Uniform(Distribution):
         0.693...
     """
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "low": constraints.dependent(is_discrete=False, event_dim=0),
         "high": constraints.dependent(is_discrete=False, event_dim=0),
     }
@@ -118,13 +122,13 @@ class Uniform(Distribution):
 
     def __init__(self, low: Any, high: Any, validate_args: bool | None = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        super().__init__(self.low.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.low), validate_args=validate_args)
         if self._validate_args and not bool((self.low < self.high).all()):
             raise ValueError("Uniform is not defined when low>= high")
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
         new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.low = self.low.expand(batch_shape)
         new.high = self.high.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -183,17 +187,17 @@ class Exponential(Distribution):
         0.5
     """
 
-    arg_constraints = {"rate": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
 
     def __init__(self, rate: Any, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        super().__init__(self.rate.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.rate), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
         new = self._get_checked_instance(Exponential, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -264,7 +268,7 @@ class Laplace(_LocScale):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        eps = ember.finfo(self.loc.dtype).eps
+        eps = finfo_of(self.loc.dtype).eps
         u = ember.rand(shape, dtype=self.loc.dtype) * 2 - 1
         u = u.clamp(min=-1 + eps, max=1 - eps)
         return self.loc - self.scale * u.sign() * (-u.abs()).log1p()

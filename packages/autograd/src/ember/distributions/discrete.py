@@ -5,18 +5,21 @@ is computed on first use."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
 from ember.distributions.utils import (
     broadcast_all,
     clamp_probs,
+    finfo_of,
     lazy_property,
     logits_to_probs,
     probs_to_logits,
+    shape_of,
 )
 
 __all__ = [
@@ -39,7 +42,7 @@ def _softplus(x: Tensor) -> Tensor:
     return x.clamp(min=0) + (-x.abs()).exp().log1p()
 
 
-def _expand_params(new: Any, old: Any, batch_shape: ember.Size, event: tuple[int, ...]) -> None:
+def _expand_params(new: Any, old: Any, batch_shape: Size, event: tuple[int, ...]) -> None:
     shape = tuple(batch_shape) + event
     if "probs" in old.__dict__:
         new.probs = old.probs.expand(shape)
@@ -57,7 +60,10 @@ class Bernoulli(Distribution):
         0.1875
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     support = constraints.boolean
     has_enumerate_support = True
 
@@ -71,11 +77,11 @@ class Bernoulli(Distribution):
         else:
             (self.logits,) = broadcast_all(logits)
             self._param = self.logits
-        super().__init__(self._param.shape, validate_args=validate_args)
+        super().__init__(shape_of(self._param), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Bernoulli:
         new = self._get_checked_instance(Bernoulli, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         _expand_params(new, self, batch_shape, ())
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -90,8 +96,8 @@ class Bernoulli(Distribution):
         return logits_to_probs(self.logits, is_binary=True)
 
     @property
-    def param_shape(self) -> ember.Size:
-        return self._param.shape
+    def param_shape(self) -> Size:
+        return shape_of(self._param)
 
     @property
     def mean(self) -> Tensor:
@@ -108,7 +114,7 @@ class Bernoulli(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        with ember.no_grad():
+        with no_grad():
             return ember.bernoulli(self.probs.detach().expand(shape).contiguous())
 
     def log_prob(self, value: Tensor) -> Tensor:
@@ -121,9 +127,11 @@ class Bernoulli(Distribution):
         return _softplus(self.logits) - self.probs * self.logits
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        values = ember.arange(2, dtype=self._param.dtype).reshape((-1,) + (1,) * len(self.batch_shape))
+        values = ember.arange(2, dtype=self._param.dtype).reshape(
+            (-1,) + (1,) * len(self.batch_shape)
+        )
         if expand:
-            values = values.expand((2,) + tuple(self.batch_shape))
+            values = values.expand((2, *tuple(self.batch_shape)))
         return values
 
 
@@ -135,7 +143,10 @@ class Geometric(Distribution):
         1.0
     """
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     support = constraints.nonnegative_integer
 
     def __init__(
@@ -148,18 +159,18 @@ class Geometric(Distribution):
         else:
             (self.logits,) = broadcast_all(logits)
             self._param = self.logits
-        super().__init__(self._param.shape, validate_args=validate_args)
+        super().__init__(shape_of(self._param), validate_args=validate_args)
         if self._validate_args and probs is not None and not bool((self.probs > 0).all()):
             raise ValueError(
                 "Expected parameter probs (Tensor of shape "
-                f"{tuple(self.probs.shape)}) of distribution {self!r} to satisfy the constraint "
-                f"Interval(lower_bound=0.0, upper_bound=1.0), but found invalid values:\n"
-                f"{self.probs}"
+                f"{tuple(shape_of(self.probs))}) of distribution {self!r} to satisfy the "
+                "constraint Interval(lower_bound=0.0, upper_bound=1.0), but found invalid "
+                f"values:\n{self.probs}"
             )
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Geometric:
         new = self._get_checked_instance(Geometric, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         _expand_params(new, self, batch_shape, ())
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -187,8 +198,8 @@ class Geometric(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        tiny = ember.finfo(self.probs.dtype).tiny
-        with ember.no_grad():
+        tiny = finfo_of(self.probs.dtype).tiny
+        with no_grad():
             u = ember.rand(shape, dtype=self.probs.dtype).clamp(min=tiny)
             return (u.log() / (-self.probs.detach()).log1p()).floor()
 
@@ -213,11 +224,17 @@ class Categorical(Distribution):
         -0.693...
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.independent(constraints.real, 1),
+    }
     has_enumerate_support = True
 
     def __init__(
-        self, probs: Tensor | None = None, logits: Tensor | None = None, validate_args: bool | None = None
+        self,
+        probs: Tensor | None = None,
+        logits: Tensor | None = None,
+        validate_args: bool | None = None,
     ) -> None:
         _one_of(probs, logits)
         if probs is not None:
@@ -231,13 +248,13 @@ class Categorical(Distribution):
                 raise ValueError("`logits` parameter must be at least one-dimensional.")
             self.logits = logits - logits.logsumexp(-1, keepdim=True)
             self._param = self.logits
-        self._num_events = self._param.shape[-1]
-        batch_shape = tuple(self._param.shape[:-1])
+        self._num_events = shape_of(self._param)[-1]
+        batch_shape = tuple(shape_of(self._param)[:-1])
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Categorical:
         new = self._get_checked_instance(Categorical, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         _expand_params(new, self, batch_shape, (self._num_events,))
         new._num_events = self._num_events
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -257,8 +274,8 @@ class Categorical(Distribution):
         return logits_to_probs(self.logits)
 
     @property
-    def param_shape(self) -> ember.Size:
-        return self._param.shape
+    def param_shape(self) -> Size:
+        return shape_of(self._param)
 
     @property
     def mean(self) -> Tensor:
@@ -273,11 +290,11 @@ class Categorical(Distribution):
         return ember.full(tuple(self._extended_shape()), math.nan, dtype=self.probs.dtype)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        sample_shape = tuple(ember.Size(sample_shape))
+        sample_shape = tuple(Size(sample_shape))
         n = math.prod(sample_shape)
-        with ember.no_grad():
+        with no_grad():
             probs_2d = self.probs.detach().reshape(-1, self._num_events)
-            if probs_2d.shape[0] == 0 or n == 0:
+            if shape_of(probs_2d)[0] == 0 or n == 0:
                 return ember.zeros(sample_shape + tuple(self.batch_shape), dtype=ember.int64)
             draws = ember.multinomial(probs_2d, n, True).T  # (n, batch)
             return draws.reshape(sample_shape + tuple(self.batch_shape))
@@ -291,7 +308,7 @@ class Categorical(Distribution):
         return log_pmf.gather(-1, value).squeeze(-1)
 
     def entropy(self) -> Tensor:
-        min_real = ember.finfo(self.logits.dtype).min
+        min_real = finfo_of(self.logits.dtype).min
         logits = self.logits.clamp(min=min_real)
         return -(logits * self.probs).sum(-1)
 
@@ -299,7 +316,7 @@ class Categorical(Distribution):
         values = ember.arange(self._num_events, dtype=ember.int64)
         values = values.reshape((-1,) + (1,) * len(self.batch_shape))
         if expand:
-            values = values.expand((-1,) + tuple(self.batch_shape))
+            values = values.expand((-1, *tuple(self.batch_shape)))
         return values
 
 
@@ -312,12 +329,18 @@ class OneHotCategorical(Distribution):
         [0.0, 1.0]
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.independent(constraints.real, 1),
+    }
     support = constraints.one_hot
     has_enumerate_support = True
 
     def __init__(
-        self, probs: Tensor | None = None, logits: Tensor | None = None, validate_args: bool | None = None
+        self,
+        probs: Tensor | None = None,
+        logits: Tensor | None = None,
+        validate_args: bool | None = None,
     ) -> None:
         self._categorical = Categorical(probs, logits)
         batch_shape = self._categorical.batch_shape
@@ -326,7 +349,7 @@ class OneHotCategorical(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
         new = self._get_checked_instance(OneHotCategorical, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new._categorical = self._categorical.expand(batch_shape)
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -361,7 +384,9 @@ class OneHotCategorical(Distribution):
     def sample(self, sample_shape: Any = ()) -> Tensor:
         indices = self._categorical.sample(sample_shape).unsqueeze(-1)
         probs = self._categorical.probs.detach()
-        zeros = ember.zeros(tuple(indices.shape[:-1]) + (probs.shape[-1],), dtype=probs.dtype)
+        zeros = ember.zeros(
+            (*tuple(shape_of(indices)[:-1]), shape_of(probs)[-1]), dtype=probs.dtype
+        )
         return zeros.scatter(-1, indices, 1.0)
 
     def log_prob(self, value: Tensor) -> Tensor:
@@ -378,7 +403,7 @@ class OneHotCategorical(Distribution):
         values = ember.eye(n, dtype=self._param.dtype)
         values = values.reshape((n,) + (1,) * len(self.batch_shape) + (n,))
         if expand:
-            values = values.expand((n,) + tuple(self.batch_shape) + (n,))
+            values = values.expand((n, *tuple(self.batch_shape), n))
         return values
 
 
@@ -396,7 +421,10 @@ class Multinomial(Distribution):
         10.0
     """
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.independent(constraints.real, 1),
+    }
 
     def __init__(
         self,
@@ -415,7 +443,7 @@ class Multinomial(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Multinomial:
         new = self._get_checked_instance(Multinomial, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.total_count = self.total_count
         new._categorical = self._categorical.expand(batch_shape)
         new._binomial = Binomial(total_count=self.total_count, probs=new._categorical.probs)
@@ -444,10 +472,10 @@ class Multinomial(Distribution):
         return self.total_count * self.probs * (1 - self.probs)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        sample_shape = tuple(ember.Size(sample_shape))
-        draws = self._categorical.sample((self.total_count,) + sample_shape)  # (n, s..., b...)
+        sample_shape = tuple(Size(sample_shape))
+        draws = self._categorical.sample((self.total_count, *sample_shape))  # (n, s..., b...)
         counts = ember.zeros(
-            (self.total_count,) + sample_shape + tuple(self.batch_shape) + tuple(self.event_shape),
+            (self.total_count, *sample_shape, *tuple(self.batch_shape), *tuple(self.event_shape)),
             dtype=self.probs.dtype,
         )
         counts = counts.scatter(-1, draws.unsqueeze(-1), 1.0)
@@ -485,7 +513,7 @@ class Binomial(Distribution):
         5.0
     """
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "total_count": constraints.nonnegative_integer,
         "probs": constraints.unit_interval,
         "logits": constraints.real,
@@ -508,11 +536,11 @@ class Binomial(Distribution):
             self.total_count, self.logits = broadcast_all(total_count, logits)
             self.total_count = self.total_count.to(self.logits.dtype)
             self._param = self.logits
-        super().__init__(self._param.shape, validate_args=validate_args)
+        super().__init__(shape_of(self._param), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
         new = self._get_checked_instance(Binomial, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.total_count = self.total_count.expand(batch_shape)
         _expand_params(new, self, batch_shape, ())
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -545,7 +573,7 @@ class Binomial(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        with ember.no_grad():
+        with no_grad():
             probs = self.probs.detach().expand(shape)
             n = self.total_count.detach().expand(shape)
             n_max = int(n.max().item()) if n.numel() else 0
@@ -554,7 +582,7 @@ class Binomial(Distribution):
             block = 256
             for start in range(0, n_max, block):
                 width = min(block, n_max - start)
-                trials = ember.rand(shape + (width,), dtype=probs.dtype) < probs.unsqueeze(-1)
+                trials = ember.rand((*shape, width), dtype=probs.dtype) < probs.unsqueeze(-1)
                 index = ember.arange(start, start + width, dtype=probs.dtype)
                 live = index < n.unsqueeze(-1)
                 total = total + (trials & live).sum(-1).to(probs.dtype)
@@ -570,9 +598,7 @@ class Binomial(Distribution):
         log_factorial_nmk = (n - value + 1).lgamma()
         # k log p + (n - k) log(1 - p) in logits form: k l - n log1p(e^l), stable for any l.
         normalize_term = (
-            n * self.logits.clamp(min=0)
-            + n * (-self.logits.abs()).exp().log1p()
-            - log_factorial_n
+            n * self.logits.clamp(min=0) + n * (-self.logits.abs()).exp().log1p() - log_factorial_n
         )
         return value * self.logits - log_factorial_k - log_factorial_nmk - normalize_term
 
@@ -593,7 +619,7 @@ class Binomial(Distribution):
         values = ember.arange(1 + n_max, dtype=self._param.dtype)
         values = values.reshape((-1,) + (1,) * len(self.batch_shape))
         if expand:
-            values = values.expand((-1,) + tuple(self.batch_shape))
+            values = values.expand((-1, *tuple(self.batch_shape)))
         return values
 
 
@@ -605,16 +631,16 @@ class Poisson(Distribution):
         3.0
     """
 
-    arg_constraints = {"rate": constraints.nonnegative}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
     def __init__(self, rate: Any, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        super().__init__(self.rate.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.rate), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Poisson:
         new = self._get_checked_instance(Poisson, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -634,7 +660,7 @@ class Poisson(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
-        with ember.no_grad():
+        with no_grad():
             return ember.poisson(self.rate.detach().expand(shape).contiguous())
 
     def log_prob(self, value: Tensor) -> Tensor:

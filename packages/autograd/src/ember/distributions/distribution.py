@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
+from ember.distributions.utils import shape_of
 
 __all__ = ["Distribution"]
 
@@ -40,12 +41,12 @@ class Distribution:
 
     def __init__(
         self,
-        batch_shape: tuple[int, ...] | ember.Size = (),
-        event_shape: tuple[int, ...] | ember.Size = (),
+        batch_shape: tuple[int, ...] | Size = (),
+        event_shape: tuple[int, ...] | Size = (),
         validate_args: bool | None = None,
     ) -> None:
-        self._batch_shape = ember.Size(batch_shape)
-        self._event_shape = ember.Size(event_shape)
+        self._batch_shape = Size(batch_shape)
+        self._event_shape = Size(event_shape)
         if validate_args is not None:
             self._validate_args = validate_args
         else:
@@ -64,33 +65,33 @@ class Distribution:
                 if not bool(valid.all()):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
-                        f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
+                        f"{tuple(shape_of(value))}) of distribution {self!r} to satisfy the "
                         f"constraint {constraint!r}, but found invalid values:\n{value}"
                     )
         super().__init__()
 
     # ------------------------------------------------------------------ shapes
     @property
-    def batch_shape(self) -> ember.Size:
+    def batch_shape(self) -> Size:
         """The shape over which parameters are batched."""
         return self._batch_shape
 
     @property
-    def event_shape(self) -> ember.Size:
+    def event_shape(self) -> Size:
         """The shape of a single sample (without batching)."""
         return self._event_shape
 
-    def _extended_shape(self, sample_shape: Any = ()) -> ember.Size:
-        if not isinstance(sample_shape, ember.Size):
-            sample_shape = ember.Size(sample_shape)
-        return ember.Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
+    def _extended_shape(self, sample_shape: Any = ()) -> Size:
+        if not isinstance(sample_shape, Size):
+            sample_shape = Size(sample_shape)
+        return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
         """A distribution of the same family whose parameters are expanded to ``batch_shape``."""
         raise NotImplementedError(f"{type(self).__name__}.expand is not implemented")
 
     def _get_checked_instance(self, cls: type, _instance: Any) -> Any:
-        if _instance is None and type(self).__init__ != cls.__init__:
+        if _instance is None and type(self) is not cls and "__init__" in vars(type(self)):
             raise NotImplementedError(
                 f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
                 "__init__ method must also define a custom .expand() method."
@@ -122,7 +123,7 @@ class Distribution:
     # ------------------------------------------------------------------ sampling
     def sample(self, sample_shape: Any = ()) -> Tensor:
         """Draws ``sample_shape`` samples (not differentiable)."""
-        with ember.no_grad():
+        with no_grad():
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
@@ -131,7 +132,7 @@ class Distribution:
 
     def sample_n(self, n: int) -> Tensor:
         """``sample((n,))`` (deprecated in torch)."""
-        return self.sample(ember.Size((n,)))
+        return self.sample(Size((n,)))
 
     def log_prob(self, value: Tensor) -> Tensor:
         raise NotImplementedError
@@ -156,12 +157,12 @@ class Distribution:
         if not isinstance(value, Tensor):
             raise ValueError("The value argument to log_prob must be a Tensor")
         event_dim_start = value.dim() - len(self._event_shape)
-        if tuple(value.shape[event_dim_start:]) != tuple(self._event_shape):
+        if tuple(shape_of(value)[event_dim_start:]) != tuple(self._event_shape):
             raise ValueError(
-                f"The right-most size of value must match event_shape: {tuple(value.shape)} vs "
+                f"The right-most size of value must match event_shape: {tuple(shape_of(value))} vs "
                 f"{tuple(self._event_shape)}."
             )
-        actual_shape = tuple(value.shape)
+        actual_shape = tuple(shape_of(value))
         expected_shape = tuple(self._batch_shape) + tuple(self._event_shape)
         for i, j in zip(reversed(actual_shape), reversed(expected_shape), strict=False):
             if i != 1 and j != 1 and i != j:
@@ -175,9 +176,9 @@ class Distribution:
         valid = support.check(value)
         if not bool(valid.all()):
             raise ValueError(
-                f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) "
-                f"to be within the support ({support!r}) of the distribution {self!r}, but found "
-                f"invalid values:\n{value}"
+                f"Expected value argument ({type(value).__name__} of shape "
+                f"{tuple(shape_of(value))}) to be within the support ({support!r}) of the "
+                f"distribution {self!r}, but found invalid values:\n{value}"
             )
 
     def __repr__(self) -> str:

@@ -10,13 +10,14 @@ concentration requires grad rather than returning a wrong gradient.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import ember
-from ember import Tensor
+from ember._grad_mode import is_grad_enabled, no_grad
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
-from ember.distributions.utils import broadcast_all
+from ember.distributions.utils import broadcast_all, finfo_of, shape_of
 
 __all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT", "standard_gamma"]
 
@@ -26,21 +27,21 @@ def standard_gamma(concentration: Tensor) -> Tensor:
 
     Example:
         >>> ember.distributions.gamma_family.standard_gamma(ember.ones(3)).shape
-        ember.Size([3])
+        Size([3])
     """
-    with ember.no_grad():
+    with no_grad():
         alpha = concentration.detach().to(ember.float64)
         boost = alpha < 1
         a = ember.where(boost, alpha + 1, alpha)
         d = a - 1.0 / 3
         c = (9 * d).rsqrt()
         out = ember.zeros_like(a)
-        done = ember.zeros(tuple(a.shape), dtype=ember.bool)
+        done = ember.zeros(tuple(shape_of(a)), dtype=ember.bool)
         # Acceptance is above 95% per round for every a >= 1: a few dozen rounds suffice.
         for _ in range(64):
-            x = ember.randn(tuple(a.shape), dtype=ember.float64)
+            x = ember.randn(tuple(shape_of(a)), dtype=ember.float64)
             v = (1 + c * x) ** 3
-            u = ember.rand(tuple(a.shape), dtype=ember.float64)
+            u = ember.rand(tuple(shape_of(a)), dtype=ember.float64)
             safe_v = v.clamp(min=1e-300)
             accept = (v > 0) & (u.log() < 0.5 * x * x + d - d * v + d * safe_v.log())
             take = accept & ~done
@@ -48,14 +49,14 @@ def standard_gamma(concentration: Tensor) -> Tensor:
             done = done | accept
             if bool(done.all()):
                 break
-        u = ember.rand(tuple(a.shape), dtype=ember.float64).clamp(min=1e-300)
+        u = ember.rand(tuple(shape_of(a)), dtype=ember.float64).clamp(min=1e-300)
         out = ember.where(boost, out * u.pow(1 / alpha.clamp(min=1e-300)), out)
-        tiny = ember.finfo(concentration.dtype).tiny
+        tiny = finfo_of(concentration.dtype).tiny
         return out.to(concentration.dtype).clamp(min=tiny)
 
 
 def _no_concentration_grad(name: str, *params: Tensor) -> None:
-    if ember.is_grad_enabled() and any(p.requires_grad for p in params):
+    if is_grad_enabled() and any(p.requires_grad for p in params):
         raise NotImplementedError(
             f"{name}.rsample: gradients with respect to the concentration need the implicit "
             "reparameterization of gamma draws, which ember does not implement yet; use "
@@ -71,17 +72,20 @@ class Gamma(Distribution):
         0.5
     """
 
-    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "concentration": constraints.positive,
+        "rate": constraints.positive,
+    }
     support = constraints.nonnegative
     has_rsample = True
 
     def __init__(self, concentration: Any, rate: Any, validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
-        super().__init__(self.concentration.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.concentration), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Gamma:
         new = self._get_checked_instance(Gamma, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.concentration = self.concentration.expand(batch_shape)
         new.rate = self.rate.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -105,7 +109,7 @@ class Gamma(Distribution):
         shape = tuple(self._extended_shape(sample_shape))
         g = standard_gamma(self.concentration.expand(shape))
         value = g / self.rate.expand(shape)
-        return value.clamp(min=ember.finfo(value.dtype).tiny)
+        return value.clamp(min=finfo_of(value.dtype).tiny)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -131,7 +135,7 @@ class Chi2(Gamma):
         4.0
     """
 
-    arg_constraints = {"df": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"df": constraints.positive}
 
     def __init__(self, df: Any, validate_args: bool | None = None) -> None:
         (df,) = broadcast_all(df)
@@ -154,7 +158,7 @@ class Beta(Distribution):
         0.5
     """
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "concentration1": constraints.positive,
         "concentration0": constraints.positive,
     }
@@ -165,11 +169,11 @@ class Beta(Distribution):
         self, concentration1: Any, concentration0: Any, validate_args: bool | None = None
     ) -> None:
         self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
-        super().__init__(self.concentration1.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.concentration1), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Beta:
         new = self._get_checked_instance(Beta, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.concentration1 = self.concentration1.expand(batch_shape)
         new.concentration0 = self.concentration0.expand(batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
@@ -194,7 +198,7 @@ class Beta(Distribution):
         shape = tuple(self._extended_shape(sample_shape))
         x = standard_gamma(self.concentration1.expand(shape))
         y = standard_gamma(self.concentration0.expand(shape))
-        eps = ember.finfo(x.dtype).eps
+        eps = finfo_of(x.dtype).eps
         return (x / (x + y)).clamp(min=eps, max=1 - eps)
 
     def log_prob(self, value: Tensor) -> Tensor:
@@ -214,10 +218,7 @@ class Beta(Distribution):
         total = a + b
         log_beta = a.lgamma() + b.lgamma() - total.lgamma()
         return (
-            log_beta
-            - (a - 1) * a.digamma()
-            - (b - 1) * b.digamma()
-            + (total - 2) * total.digamma()
+            log_beta - (a - 1) * a.digamma() - (b - 1) * b.digamma() + (total - 2) * total.digamma()
         )
 
 
@@ -229,7 +230,9 @@ class Dirichlet(Distribution):
         [0.333..., 0.333..., 0.333...]
     """
 
-    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "concentration": constraints.independent(constraints.positive, 1)
+    }
     support = constraints.simplex
     has_rsample = True
 
@@ -237,12 +240,12 @@ class Dirichlet(Distribution):
         if concentration.dim() < 1:
             raise ValueError("`concentration` parameter must be at least one-dimensional.")
         self.concentration = concentration
-        shape = tuple(concentration.shape)
+        shape = tuple(shape_of(concentration))
         super().__init__(shape[:-1], shape[-1:], validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Dirichlet:
         new = self._get_checked_instance(Dirichlet, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.concentration = self.concentration.expand(tuple(batch_shape) + tuple(self.event_shape))
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
@@ -267,20 +270,18 @@ class Dirichlet(Distribution):
         shape = tuple(self._extended_shape(sample_shape))
         g = standard_gamma(self.concentration.expand(shape))
         value = g / g.sum(-1, keepdim=True)
-        eps = ember.finfo(value.dtype).eps
+        eps = finfo_of(value.dtype).eps
         return value.clamp(min=eps, max=1 - eps)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
         a = self.concentration
-        return (
-            ember.xlogy(a - 1.0, value).sum(-1) + a.sum(-1).lgamma() - a.lgamma().sum(-1)
-        )
+        return ember.xlogy(a - 1.0, value).sum(-1) + a.sum(-1).lgamma() - a.lgamma().sum(-1)
 
     def entropy(self) -> Tensor:
         a = self.concentration
-        k = a.shape[-1]
+        k = shape_of(a)[-1]
         a0 = a.sum(-1)
         return (
             a.lgamma().sum(-1)
@@ -298,7 +299,7 @@ class StudentT(Distribution):
         3.0
     """
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "df": constraints.positive,
         "loc": constraints.real,
         "scale": constraints.positive,
@@ -311,11 +312,11 @@ class StudentT(Distribution):
     ) -> None:
         self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
         self._chi2 = Chi2(self.df)
-        super().__init__(self.df.shape, validate_args=validate_args)
+        super().__init__(shape_of(self.df), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> StudentT:
         new = self._get_checked_instance(StudentT, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         new.df = self.df.expand(batch_shape)
         new.loc = self.loc.expand(batch_shape)
         new.scale = self.scale.expand(batch_shape)

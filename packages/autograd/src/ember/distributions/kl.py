@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._tensor import Tensor
 from ember.distributions.continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from ember.distributions.discrete import (
     Bernoulli,
@@ -33,7 +32,7 @@ from ember.distributions.transformed import (
     LogNormal,
     TransformedDistribution,
 )
-from ember.distributions.utils import sum_rightmost
+from ember.distributions.utils import shape_of, sum_rightmost
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -58,14 +57,23 @@ def register_kl(type_p: type, type_q: type) -> Callable[[KLFunction], KLFunction
 
     def decorator(fun: KLFunction) -> KLFunction:
         _KL_REGISTRY[type_p, type_q] = fun
-        _dispatch_kl.cache_clear()
+        _DISPATCH_CACHE.clear()
         return fun
 
     return decorator
 
 
-@lru_cache(maxsize=None)
+_DISPATCH_CACHE: dict[tuple[type, type], KLFunction | None] = {}
+
+
 def _dispatch_kl(type_p: type, type_q: type) -> KLFunction | None:
+    key = (type_p, type_q)
+    if key not in _DISPATCH_CACHE:
+        _DISPATCH_CACHE[key] = _find_kl(type_p, type_q)
+    return _DISPATCH_CACHE[key]
+
+
+def _find_kl(type_p: type, type_q: type) -> KLFunction | None:
     matches = [
         (sp, sq) for sp, sq in _KL_REGISTRY if issubclass(type_p, sp) and issubclass(type_q, sq)
     ]
@@ -106,8 +114,8 @@ def _infinite_like(t: Tensor) -> Tensor:
     return ember.full_like(t, math.inf)
 
 
-def _x_log_x(t: Tensor) -> Tensor:
-    return ember.xlogy(t, t)
+def softplus(x: Tensor) -> Tensor:
+    return x.clamp(min=0) + (-x.abs()).exp().log1p()
 
 
 # ---------------------------------------------------------------- same-family pairs
@@ -120,7 +128,6 @@ def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
 
 @register_kl(Bernoulli, Bernoulli)
 def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
-    softplus = lambda x: x.clamp(min=0) + (-x.abs()).exp().log1p()  # noqa: E731
     t1 = p.probs * (softplus(-q.logits) - softplus(-p.logits))
     t1 = ember.where(q.probs == 0, _infinite_like(t1), t1)
     t1 = ember.where(p.probs == 0, ember.zeros_like(t1), t1)
@@ -154,10 +161,7 @@ def _kl_binomial_binomial(p: Binomial, q: Binomial) -> Tensor:
         raise NotImplementedError(
             "KL between Binomials where q.total_count > p.total_count is not implemented"
         )
-    softplus = lambda x: x.clamp(min=0) + (-x.abs()).exp().log1p()  # noqa: E731
-    kl = p.total_count * (
-        p.probs * (p.logits - q.logits) - softplus(p.logits) + softplus(q.logits)
-    )
+    kl = p.total_count * (p.probs * (p.logits - q.logits) - softplus(p.logits) + softplus(q.logits))
     inf_idxs = p.total_count > q.total_count
     return ember.where(inf_idxs, _infinite_like(kl), kl)
 
@@ -231,7 +235,7 @@ def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Tensor:
 
 @register_kl(HalfNormal, HalfNormal)
 def _kl_halfnormal_halfnormal(p: HalfNormal, q: HalfNormal) -> Tensor:
-    return _kl_normal_normal(p.base_dist, q.base_dist)  # type: ignore[arg-type]
+    return _kl_normal_normal(p.base_dist, q.base_dist)
 
 
 @register_kl(MultivariateNormal, MultivariateNormal)
@@ -244,10 +248,15 @@ def _kl_mvn_mvn(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
     lp, lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
     half_term1 = lq.diagonal(0, -2, -1).log().sum(-1) - lp.diagonal(0, -2, -1).log().sum(-1)
     n = p.event_shape[0]
-    batch = ember.broadcast_shapes(tuple(lq.shape[:-2]), tuple(lp.shape[:-2]), tuple(p.loc.shape[:-1]), tuple(q.loc.shape[:-1]))
-    lq_b = lq.expand(batch + (n, n))
-    term2 = _solve_lower(lq_b, lp.expand(batch + (n, n))).pow(2).sum((-2, -1))
-    diff = (q.loc - p.loc).expand(batch + (n,))
+    batch = ember.broadcast_shapes(
+        tuple(shape_of(lq)[:-2]),
+        tuple(shape_of(lp)[:-2]),
+        tuple(shape_of(p.loc)[:-1]),
+        tuple(shape_of(q.loc)[:-1]),
+    )
+    lq_b = lq.expand((*batch, n, n))
+    term2 = _solve_lower(lq_b, lp.expand((*batch, n, n))).pow(2).sum((-2, -1))
+    diff = (q.loc - p.loc).expand((*batch, n))
     term3 = _solve_lower(lq_b, diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
     return half_term1 + 0.5 * (term2 + term3 - n)
 
@@ -281,7 +290,7 @@ def _same_transforms(p: TransformedDistribution, q: TransformedDistribution) -> 
 
 @register_kl(LogNormal, LogNormal)
 def _kl_lognormal_lognormal(p: LogNormal, q: LogNormal) -> Tensor:
-    return _kl_normal_normal(p.base_dist, q.base_dist)  # type: ignore[arg-type]
+    return _kl_normal_normal(p.base_dist, q.base_dist)
 
 
 # ---------------------------------------------------------------- cross-family pairs
@@ -309,7 +318,13 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
 def _kl_exponential_gamma(p: Exponential, q: Gamma) -> Tensor:
     ratio = q.rate / p.rate
     t1 = -q.concentration * ratio.log()
-    return t1 + ratio + q.concentration.lgamma() + q.concentration * 0.5772156649015329 - (1 + 0.5772156649015329)
+    return (
+        t1
+        + ratio
+        + q.concentration.lgamma()
+        + q.concentration * 0.5772156649015329
+        - (1 + 0.5772156649015329)
+    )
 
 
 @register_kl(Normal, Laplace)

@@ -4,13 +4,13 @@ factor; everything is computed from the lower Cholesky factor ``scale_tril``."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import ember
-from ember import Tensor
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
-from ember.distributions.utils import lazy_property
+from ember.distributions.utils import lazy_property, shape_of
 
 __all__ = ["MultivariateNormal"]
 
@@ -22,8 +22,8 @@ def _solve_lower(lower: Tensor, rhs: Tensor) -> Tensor:
 
 
 def _broadcast_batch(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
-    batch = ember.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-    return a.expand(batch + tuple(a.shape[-2:])), b.expand(batch + tuple(b.shape[-2:]))
+    batch = ember.broadcast_shapes(tuple(shape_of(a)[:-2]), tuple(shape_of(b)[:-2]))
+    return a.expand(batch + tuple(shape_of(a)[-2:])), b.expand(batch + tuple(shape_of(b)[-2:]))
 
 
 def _batch_mahalanobis(bL: Tensor, bx: Tensor) -> Tensor:
@@ -47,7 +47,7 @@ class MultivariateNormal(Distribution):
         -1.837...
     """
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "loc": constraints.real_vector,
         "covariance_matrix": constraints.positive_definite,
         "precision_matrix": constraints.positive_definite,
@@ -74,17 +74,23 @@ class MultivariateNormal(Distribution):
             )
         matrix = next(m for m in (scale_tril, covariance_matrix, precision_matrix) if m is not None)
         name = ("scale_tril", "covariance_matrix", "precision_matrix")[
-            [scale_tril is not None, covariance_matrix is not None, precision_matrix is not None].index(True)
+            [
+                scale_tril is not None,
+                covariance_matrix is not None,
+                precision_matrix is not None,
+            ].index(True)
         ]
         if matrix.dim() < 2:
             raise ValueError(
                 f"{name} matrix must be at least two-dimensional, with optional leading batch "
                 "dimensions"
             )
-        batch_shape = ember.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
-        n = loc.shape[-1]
-        setattr(self, name, matrix.expand(batch_shape + (n, n)))
-        self.loc = loc.expand(batch_shape + (n,))
+        batch_shape = ember.broadcast_shapes(
+            tuple(shape_of(matrix)[:-2]), tuple(shape_of(loc)[:-1])
+        )
+        n = shape_of(loc)[-1]
+        setattr(self, name, matrix.expand((*batch_shape, n, n)))
+        self.loc = loc.expand((*batch_shape, n))
         super().__init__(batch_shape, (n,), validate_args=validate_args)
         if scale_tril is not None:
             self._unbroadcasted_scale_tril = scale_tril
@@ -96,7 +102,7 @@ class MultivariateNormal(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> MultivariateNormal:
         new = self._get_checked_instance(MultivariateNormal, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         loc_shape = tuple(batch_shape) + tuple(self.event_shape)
         cov_shape = loc_shape + tuple(self.event_shape)
         new.loc = self.loc.expand(loc_shape)
@@ -148,8 +154,11 @@ class MultivariateNormal(Distribution):
             self._validate_sample(value)
         diff = value - self.loc
         lower = self._unbroadcasted_scale_tril
-        shape = ember.broadcast_shapes(tuple(diff.shape[:-1]), tuple(lower.shape[:-2]))
-        m = _batch_mahalanobis(lower.expand(shape + tuple(lower.shape[-2:])), diff.expand(shape + (diff.shape[-1],)))
+        shape = ember.broadcast_shapes(tuple(shape_of(diff)[:-1]), tuple(shape_of(lower)[:-2]))
+        m = _batch_mahalanobis(
+            lower.expand(shape + tuple(shape_of(lower)[-2:])),
+            diff.expand((*shape, shape_of(diff)[-1])),
+        )
         half_log_det = lower.diagonal(0, -2, -1).log().sum(-1)
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + m) - half_log_det
 

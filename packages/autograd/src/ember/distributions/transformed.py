@@ -4,10 +4,11 @@ HalfCauchy, and MixtureSameFamily."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.continuous import Cauchy, Normal
 from ember.distributions.distribution import Distribution
@@ -17,7 +18,7 @@ from ember.distributions.transforms import (
     ExpTransform,
     Transform,
 )
-from ember.distributions.utils import sum_rightmost
+from ember.distributions.utils import shape_of, sum_rightmost
 
 __all__ = [
     "HalfCauchy",
@@ -36,10 +37,10 @@ class Independent(Distribution):
     Example:
         >>> base = ember.distributions.Normal(ember.zeros(3), ember.ones(3))
         >>> ember.distributions.Independent(base, 1).event_shape
-        ember.Size([3])
+        Size([3])
     """
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
 
     def __init__(
         self,
@@ -62,7 +63,7 @@ class Independent(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
         new = self._get_checked_instance(Independent, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         reinterpreted = tuple(self.event_shape[: self.reinterpreted_batch_ndims])
         new.base_dist = self.base_dist.expand(tuple(batch_shape) + reinterpreted)
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
@@ -127,7 +128,7 @@ class TransformedDistribution(Distribution):
         -0.9189
     """
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
 
     def __init__(
         self,
@@ -160,13 +161,15 @@ class TransformedDistribution(Distribution):
         if reinterpreted_batch_ndims > 0:
             base_distribution = Independent(base_distribution, reinterpreted_batch_ndims)
         self.base_dist = base_distribution
-        event_dim = transform.codomain.event_dim + max(base_event_dim - transform.domain.event_dim, 0)
+        event_dim = transform.codomain.event_dim + max(
+            base_event_dim - transform.domain.event_dim, 0
+        )
         cut = len(forward_shape) - event_dim
         super().__init__(forward_shape[:cut], forward_shape[cut:], validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> TransformedDistribution:
         new = self._get_checked_instance(TransformedDistribution, _instance)
-        batch_shape = ember.Size(batch_shape)
+        batch_shape = Size(batch_shape)
         shape = tuple(batch_shape) + tuple(self.event_shape)
         for t in reversed(self.transforms):
             shape = tuple(t.inverse_shape(shape))
@@ -191,7 +194,7 @@ class TransformedDistribution(Distribution):
         return support
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        with ember.no_grad():
+        with no_grad():
             x = self.base_dist.sample(sample_shape)
             for transform in self.transforms:
                 x = transform(x)
@@ -216,7 +219,9 @@ class TransformedDistribution(Distribution):
                 transform.log_abs_det_jacobian(x, y), event_dim - transform.domain.event_dim
             )
             y = x
-        base = sum_rightmost(self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape))
+        base = sum_rightmost(
+            self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape)
+        )
         return log_prob + base
 
     def _monotonize_cdf(self, value: Tensor) -> Tensor:
@@ -250,9 +255,12 @@ class LogNormal(TransformedDistribution):
         1.6487
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.positive  # type: ignore[assignment]
-    has_rsample = True  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
+    support = constraints.positive
+    has_rsample = True
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         base = Normal(loc, scale, validate_args=validate_args)
@@ -264,11 +272,11 @@ class LogNormal(TransformedDistribution):
 
     @property
     def loc(self) -> Tensor:
-        return self.base_dist.loc  # type: ignore[attr-defined,no-any-return]
+        return self.base_dist.loc  # type: ignore[attr-defined]
 
     @property
     def scale(self) -> Tensor:
-        return self.base_dist.scale  # type: ignore[attr-defined,no-any-return]
+        return self.base_dist.scale  # type: ignore[attr-defined]
 
     @property
     def mean(self) -> Tensor:
@@ -295,9 +303,9 @@ class HalfNormal(TransformedDistribution):
         0.7979
     """
 
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative  # type: ignore[assignment]
-    has_rsample = True  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
 
     def __init__(self, scale: Any, validate_args: bool | None = None) -> None:
         base = Normal(0, scale, validate_args=False)
@@ -309,7 +317,7 @@ class HalfNormal(TransformedDistribution):
 
     @property
     def scale(self) -> Tensor:
-        return self.base_dist.scale  # type: ignore[attr-defined,no-any-return]
+        return self.base_dist.scale  # type: ignore[attr-defined]
 
     @property
     def mean(self) -> Tensor:
@@ -349,9 +357,9 @@ class HalfCauchy(TransformedDistribution):
         0.5
     """
 
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative  # type: ignore[assignment]
-    has_rsample = True  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
 
     def __init__(self, scale: Any, validate_args: bool | None = None) -> None:
         base = Cauchy(0, scale, validate_args=False)
@@ -363,7 +371,7 @@ class HalfCauchy(TransformedDistribution):
 
     @property
     def scale(self) -> Tensor:
-        return self.base_dist.scale  # type: ignore[attr-defined,no-any-return]
+        return self.base_dist.scale  # type: ignore[attr-defined]
 
     @property
     def mean(self) -> Tensor:
@@ -407,7 +415,7 @@ class MixtureSameFamily(Distribution):
         0.0
     """
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
     has_rsample = False
 
     def __init__(
@@ -438,7 +446,7 @@ class MixtureSameFamily(Distribution):
                     f"`mixture_distribution.batch_shape` ({mdbs}) is not compatible with "
                     f"`component_distribution.batch_shape`({cdbs})"
                 )
-        km = mixture_distribution.logits.shape[-1]
+        km = shape_of(mixture_distribution.logits)[-1]
         kc = component_distribution.batch_shape[-1]
         if km != kc:
             raise ValueError(
@@ -450,8 +458,8 @@ class MixtureSameFamily(Distribution):
         super().__init__(cdbs, component_distribution.event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> MixtureSameFamily:
-        batch_shape = tuple(ember.Size(batch_shape))
-        comp = self._component_distribution.expand(batch_shape + (self._num_component,))
+        batch_shape = tuple(Size(batch_shape))
+        comp = self._component_distribution.expand((*batch_shape, self._num_component))
         mix = self._mixture_distribution.expand(batch_shape)
         return MixtureSameFamily(mix, comp, validate_args=False)
 
@@ -472,7 +480,7 @@ class MixtureSameFamily(Distribution):
 
     def _probs(self) -> Tensor:
         probs = self._mixture_distribution.probs
-        return probs.reshape(tuple(probs.shape) + (1,) * self._event_ndims)
+        return probs.reshape(tuple(shape_of(probs)) + (1,) * self._event_ndims)
 
     @property
     def mean(self) -> Tensor:
@@ -483,7 +491,9 @@ class MixtureSameFamily(Distribution):
         probs = self._probs()
         dim = -1 - self._event_ndims
         mean_cond_var = (probs * self._component_distribution.variance).sum(dim)
-        var_cond_mean = (probs * (self._component_distribution.mean - self._pad(self.mean)).pow(2)).sum(dim)
+        var_cond_mean = (
+            probs * (self._component_distribution.mean - self._pad(self.mean)).pow(2)
+        ).sum(dim)
         return mean_cond_var + var_cond_mean
 
     def cdf(self, x: Tensor) -> Tensor:
@@ -500,13 +510,13 @@ class MixtureSameFamily(Distribution):
         return (log_prob_x + log_mix_prob).logsumexp(-1)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        with ember.no_grad():
-            sample_shape = tuple(ember.Size(sample_shape))
+        with no_grad():
+            sample_shape = tuple(Size(sample_shape))
             mix_sample = self._mixture_distribution.sample(sample_shape)
             comp_samples = self._component_distribution.sample(sample_shape)
             es = tuple(self.event_shape)
-            index = mix_sample.reshape(tuple(mix_sample.shape) + (1,) * (len(es) + 1))
-            index = index.expand(tuple(mix_sample.shape) + (1,) + es)
+            index = mix_sample.reshape(tuple(shape_of(mix_sample)) + (1,) * (len(es) + 1))
+            index = index.expand((*tuple(shape_of(mix_sample)), 1, *es))
             return comp_samples.gather(len(sample_shape) + len(self.batch_shape), index).squeeze(
                 len(sample_shape) + len(self.batch_shape)
             )

@@ -16,9 +16,9 @@ import math
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._tensor import Tensor
 from ember.distributions import constraints
-from ember.distributions.utils import sum_rightmost
+from ember.distributions.utils import finfo_of, shape_of, sum_rightmost
 
 __all__ = [
     "AbsTransform",
@@ -197,7 +197,9 @@ class ComposeTransform(Transform):
         for part in self.parts:
             y_part = part(x)
             terms.append(
-                sum_rightmost(part.log_abs_det_jacobian(x, y_part), event_dim - part.domain.event_dim)
+                sum_rightmost(
+                    part.log_abs_det_jacobian(x, y_part), event_dim - part.domain.event_dim
+                )
             )
             x = y_part
             event_dim += part.codomain.event_dim - part.domain.event_dim
@@ -241,9 +243,7 @@ class IndependentTransform(Transform):
 
     @property
     def codomain(self) -> constraints.Constraint:  # type: ignore[override]
-        return constraints.independent(
-            self.base_transform.codomain, self.reinterpreted_batch_ndims
-        )
+        return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
     @property
     def sign(self) -> int:
@@ -266,7 +266,7 @@ class ExpTransform(Transform):
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
-    sign = 1  # type: ignore[assignment]
+    sign = 1
 
     def _call(self, x: Tensor) -> Tensor:
         return x.exp()
@@ -309,14 +309,14 @@ class SigmoidTransform(Transform):
     domain = constraints.real
     codomain = constraints.unit_interval
     bijective = True
-    sign = 1  # type: ignore[assignment]
+    sign = 1
 
     def _call(self, x: Tensor) -> Tensor:
-        finfo = ember.finfo(x.dtype)
+        finfo = finfo_of(x.dtype)
         return x.sigmoid().clamp(min=finfo.tiny, max=1.0 - finfo.eps)
 
     def _inverse(self, y: Tensor) -> Tensor:
-        finfo = ember.finfo(y.dtype)
+        finfo = finfo_of(y.dtype)
         y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
         return y.log() - (-y).log1p()
 
@@ -334,7 +334,7 @@ class TanhTransform(Transform):
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True
-    sign = 1  # type: ignore[assignment]
+    sign = 1
 
     def _call(self, x: Tensor) -> Tensor:
         return x.tanh()
@@ -398,14 +398,14 @@ class AffineTransform(Transform):
         return (y - self.loc) / self.scale
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
-        shape = tuple(x.shape)
+        shape = tuple(shape_of(x))
         scale = self.scale
         if isinstance(scale, (int, float)):
             result = ember.full_like(x, math.log(abs(scale)))
         else:
             result = scale.abs().log()
         if self._event_dim:
-            result_size = tuple(result.shape[: result.dim() - self._event_dim]) + (-1,)
+            result_size = (*tuple(shape_of(result)[: result.dim() - self._event_dim]), -1)
             result = result.reshape(result_size).sum(-1)
             shape = shape[: len(shape) - self._event_dim]
         return result.expand(shape)
@@ -439,22 +439,22 @@ class StickBreakingTransform(Transform):
     bijective = True
 
     def _call(self, x: Tensor) -> Tensor:
-        z = (x - _stick_offsets(x.shape[-1], x).log()).sigmoid()
+        z = (x - _stick_offsets(shape_of(x)[-1], x).log()).sigmoid()
         z_cumprod = (1 - z).cumprod(-1)
-        ones = ember.ones(tuple(z.shape[:-1]) + (1,), dtype=z.dtype)
+        ones = ember.ones((*tuple(shape_of(z)[:-1]), 1), dtype=z.dtype)
         return ember.cat([z, ones], -1) * ember.cat([ones, z_cumprod], -1)
 
     def _inverse(self, y: Tensor) -> Tensor:
         y_crop = y[..., :-1]
-        sf = (1 - y_crop.cumsum(-1)).clamp(min=ember.finfo(y.dtype).tiny)
-        return y_crop.log() - sf.log() + _stick_offsets(y_crop.shape[-1], y).log()
+        sf = (1 - y_crop.cumsum(-1)).clamp(min=finfo_of(y.dtype).tiny)
+        return y_crop.log() - sf.log() + _stick_offsets(shape_of(y_crop)[-1], y).log()
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
-        shifted = x - _stick_offsets(x.shape[-1], x).log()
+        shifted = x - _stick_offsets(shape_of(x)[-1], x).log()
         return (-shifted - _softplus(-shifted) + y[..., :-1].log()).sum(-1)
 
     def forward_shape(self, shape: Any) -> Any:
-        return tuple(shape[:-1]) + (shape[-1] + 1,)
+        return (*tuple(shape[:-1]), shape[-1] + 1)
 
     def inverse_shape(self, shape: Any) -> Any:
-        return tuple(shape[:-1]) + (shape[-1] - 1,)
+        return (*tuple(shape[:-1]), shape[-1] - 1)

@@ -6,9 +6,20 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
 import ember
-from ember import Tensor
+from ember._dtype import finfo
+from ember._tensor import Size, Tensor
 
 T = TypeVar("T")
+
+
+def shape_of(t: Any) -> Size:
+    """``t.shape`` typed as a Size (the native stubs type it as object)."""
+    return t.shape
+
+
+def finfo_of(dtype: Any) -> Any:
+    """``ember.finfo`` of a tensor's dtype (typed as object by the native stubs)."""
+    return finfo(dtype)
 
 
 def as_float_tensor(value: Any, like: Tensor | None = None) -> Tensor:
@@ -32,14 +43,14 @@ def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
         if t.is_floating_point():
             like = t if like is None else like
     converted = [as_float_tensor(v, like) for v in values]
-    shape = ember.broadcast_shapes(*(tuple(c.shape) for c in converted))
+    shape = ember.broadcast_shapes(*(tuple(shape_of(c)) for c in converted))
     # expand one by one: a constant next to a parameter that requires grad stays a constant.
-    return tuple(c if tuple(c.shape) == shape else c.expand(shape) for c in converted)
+    return tuple(c if tuple(shape_of(c)) == shape else c.expand(shape) for c in converted)
 
 
 def clamp_probs(probs: Tensor) -> Tensor:
     """Probabilities kept eps away from 0 and 1 (for logs and relaxed samples)."""
-    eps = ember.finfo(probs.dtype).eps
+    eps = finfo_of(probs.dtype).eps
     return probs.clamp(min=eps, max=1 - eps)
 
 
@@ -82,8 +93,10 @@ def sum_rightmost(value: Tensor, dim: int) -> Tensor:
     """Sums the ``dim`` rightmost dims."""
     if dim == 0:
         return value
-    return value.reshape(*value.shape[: value.dim() - dim], -1).sum(-1)
+    return value.reshape(*shape_of(value)[: value.dim() - dim], -1).sum(-1)
 
 
-def extended_shape(sample_shape: Any, batch: tuple[int, ...], event: tuple[int, ...]) -> tuple[int, ...]:
+def extended_shape(
+    sample_shape: Any, batch: tuple[int, ...], event: tuple[int, ...]
+) -> tuple[int, ...]:
     return tuple(sample_shape) + tuple(batch) + tuple(event)
