@@ -14,9 +14,10 @@ Example:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import ember
+import ember_core._C
 from ember._tensor import Tensor
 
 __all__ = [
@@ -59,7 +60,7 @@ __all__ = [
     "zeta",
 ]
 
-_C: Any = ember._C
+_C: Any = ember_core._C
 _SQRT1_2 = 1 / math.sqrt(2)
 
 
@@ -84,7 +85,7 @@ def _finish(result: Tensor, out: Tensor | None) -> Tensor:
     if out is None:
         return result
     # The native out= path resizes `out` and checks its dtype as every op does.
-    return ember.positive(result, out=out)
+    return cast(Tensor, ember.positive(result, out=out))
 
 
 # ---------------------------------------------------------------- native ops under torch's names
@@ -95,22 +96,22 @@ def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         >>> ember.special.expit(ember.tensor([0.0])).tolist()
         [0.5]
     """
-    return ember.sigmoid(_check("expit", input), out=out)
+    return cast(Tensor, ember.sigmoid(_check("expit", input), out=out))
 
 
 def erf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The error function (``ember.erf``)."""
-    return ember.erf(_check("erf", input), out=out)
+    return cast(Tensor, ember.erf(_check("erf", input), out=out))
 
 
 def erfc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The complementary error function 1 - erf(x), accurate in the tail."""
-    return ember.erfc(_check("erfc", input), out=out)
+    return cast(Tensor, ember.erfc(_check("erfc", input), out=out))
 
 
 def erfinv(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The inverse error function on [-1, 1]."""
-    return ember.erfinv(_check("erfinv", input), out=out)
+    return cast(Tensor, ember.erfinv(_check("erfinv", input), out=out))
 
 
 def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -135,7 +136,7 @@ def ndtri(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The modified Bessel function of the first kind, order 0."""
-    return ember.i0(_check("i0", input), out=out)  # type: ignore[attr-defined,no-any-return]
+    return ember.i0(_check("i0", input), out=out)  # type: ignore[no-any-return]
 
 
 def i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -155,7 +156,7 @@ def i1e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def modified_bessel_i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """I0 under its long name (torch.special.modified_bessel_i0)."""
-    return ember.i0(_check("modified_bessel_i0", input), out=out)  # type: ignore[attr-defined,no-any-return]
+    return ember.i0(_check("modified_bessel_i0", input), out=out)  # type: ignore[no-any-return]
 
 
 def modified_bessel_i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -187,12 +188,12 @@ def zeta(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = N
 
 def gammaln(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """log |Gamma(x)|."""
-    return ember.lgamma(_check("gammaln", input), out=out)
+    return cast(Tensor, ember.lgamma(_check("gammaln", input), out=out))
 
 
 def digamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The logarithmic derivative of Gamma."""
-    return ember.digamma(_check("digamma", input), out=out)
+    return cast(Tensor, ember.digamma(_check("digamma", input), out=out))
 
 
 psi = digamma
@@ -200,56 +201,56 @@ psi = digamma
 
 def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The n-th derivative of digamma."""
-    return ember.polygamma(n, _check("polygamma", input), out=out)
+    return cast(Tensor, ember.polygamma(n, _check("polygamma", input), out=out))
 
 
 def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The normalized sinc sin(pi x) / (pi x)."""
-    return ember.sinc(_check("sinc", input), out=out)
+    return cast(Tensor, ember.sinc(_check("sinc", input), out=out))
 
 
 def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:
     """Rounds half to even, to ``decimals`` places."""
-    return ember.round(_check("round", input), decimals=decimals, out=out)
+    return cast(Tensor, ember.round(_check("round", input), decimals=decimals, out=out))
 
 
 def expm1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """e^x - 1, accurate near 0."""
-    return ember.expm1(_check("expm1", input), out=out)
+    return cast(Tensor, ember.expm1(_check("expm1", input), out=out))
 
 
 def exp2(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """2^x."""
-    return ember.exp2(_check("exp2", input), out=out)
+    return cast(Tensor, ember.exp2(_check("exp2", input), out=out))
 
 
 def log1p(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """log(1 + x), accurate near 0."""
-    return ember.log1p(_check("log1p", input), out=out)
+    return cast(Tensor, ember.log1p(_check("log1p", input), out=out))
 
 
 def softmax(input: Tensor, dim: int, *, dtype: ember.dtype | None = None) -> Tensor:
     """Softmax along ``dim`` (computed in ``dtype`` when given)."""
-    return ember.softmax(_check("softmax", input), dim, dtype=dtype)
+    return cast(Tensor, ember.softmax(_check("softmax", input), dim, dtype=dtype))
 
 
 def log_softmax(input: Tensor, dim: int, *, dtype: ember.dtype | None = None) -> Tensor:
     """Log-softmax along ``dim`` (computed in ``dtype`` when given)."""
-    return ember.log_softmax(_check("log_softmax", input), dim, dtype=dtype)
+    return cast(Tensor, ember.log_softmax(_check("log_softmax", input), dim, dtype=dtype))
 
 
 def logsumexp(
     input: Tensor, dim: int | tuple[int, ...], keepdim: bool = False, *, out: Tensor | None = None
 ) -> Tensor:
     """log(sum(exp(x))) along ``dim``, without overflow."""
-    return ember.logsumexp(_check("logsumexp", input), dim, keepdim, out=out)
+    return cast(Tensor, ember.logsumexp(_check("logsumexp", input), dim, keepdim, out=out))
 
 
 def xlogy(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """x * log(y), with 0 where x == 0 (unless y is NaN)."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError("special.xlogy(): at least one of 'input' and 'other' must be a Tensor")
-    return ember.xlogy(input, other, out=out)
+    return cast(Tensor, ember.xlogy(input, other, out=out))
 
 
 # ---------------------------------------------------------------- compositions of native ops

@@ -12,8 +12,8 @@ from typing import Any
 
 import ember
 from ember.autograd._rule import Rule
+from ember_core import _C
 
-_C = ember._C
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
