@@ -501,3 +501,12 @@ def test_torch_agrees_when_installed() -> None:
     p = D.Normal(t64([0.0]), t64([-1.0]), validate_args=False)
     assert repr(D.Normal(t64(0.0), t64(1.0))).startswith("Normal(loc: ")
     del p
+
+
+def test_derived_families_validate_their_own_parameters() -> None:
+    with pytest.raises(ValueError, match="distribution HalfNormal"):
+        D.HalfNormal(t64([-1.0]))
+    with pytest.raises(ValueError, match="Expected parameter df"):
+        D.Chi2(t64([-2.0]))
+    with pytest.raises(ValueError, match="Expected parameter probs"):
+        D.Categorical(probs=t64([-0.5, 1.5]))

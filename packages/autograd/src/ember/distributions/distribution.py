@@ -57,9 +57,9 @@ class Distribution:
                 if constraints.is_dependent(constraint):
                     continue
                 if param not in self.__dict__ and isinstance(
-                    getattr(type(self), param, None), property | _lazy_type()
+                    getattr(type(self), param, None), _lazy_type()
                 ):
-                    continue  # a lazily computed alternative parameterization (probs/logits)
+                    continue  # the other parameterization (logits of given probs): not computed
                 value = getattr(self, param)
                 valid = constraint.check(value)
                 if not bool(valid.all()):
