@@ -510,3 +510,46 @@ def test_derived_families_validate_their_own_parameters() -> None:
         D.Chi2(t64([-2.0]))
     with pytest.raises(ValueError, match="Expected parameter probs"):
         D.Categorical(probs=t64([-0.5, 1.5]))
+
+
+def test_relaxed_distributions_match_the_concrete_density() -> None:
+    lam, p = 0.7, 0.3
+    y = np.linspace(1e-3, 1 - 1e-3, 9)
+    a = p / (1 - p)
+    binary = (
+        lam * a * y ** (-lam - 1) * (1 - y) ** (-lam - 1) / (a * y**-lam + (1 - y) ** -lam) ** 2
+    )
+    close(D.RelaxedBernoulli(t64(lam), probs=t64(p)).log_prob(t64(y)), np.log(binary))
+    alphas = np.array([0.2, 0.3, 0.5])
+    pts = np.array([[0.1, 0.3, 0.6], [0.7, 0.2, 0.1]])
+    k = 3
+    concrete = (
+        math.factorial(k - 1)
+        * lam ** (k - 1)
+        * np.prod(alphas * pts ** (-lam - 1), -1)
+        / np.sum(alphas * pts**-lam, -1) ** k
+    )
+    d = D.RelaxedOneHotCategorical(t64(lam), probs=t64(alphas))
+    close(d.log_prob(t64(pts)), np.log(concrete))
+    ember.manual_seed(0)
+    s = d.rsample((1000,))
+    assert tuple(s.shape) == (1000, 3) and bool(d.support.check(s).all())
+    b = D.RelaxedBernoulli(t64(0.5), logits=t64([0.0, 1.0])).sample((1000,))
+    assert bool(((b > 0) & (b < 1)).all())
+
+
+def test_relaxed_rsample_gradients() -> None:
+    def seeded(fn: Callable[..., ember.Tensor]) -> Callable[..., ember.Tensor]:
+        def run(*args: ember.Tensor) -> ember.Tensor:
+            ember.manual_seed(11)
+            return fn(*args)
+
+        return run
+
+    logits = t64([0.3, -0.8, 1.2]).requires_grad_()
+    assert gradcheck(
+        seeded(lambda lg: D.RelaxedOneHotCategorical(t64(0.6), logits=lg).rsample((2,))), (logits,)
+    )
+    assert gradcheck(
+        seeded(lambda lg: D.RelaxedBernoulli(t64(0.6), logits=lg).rsample((2,))), (logits,)
+    )

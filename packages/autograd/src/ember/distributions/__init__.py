@@ -24,6 +24,12 @@ from ember.distributions.distribution import Distribution
 from ember.distributions.gamma_family import Beta, Chi2, Dirichlet, Gamma, StudentT
 from ember.distributions.kl import kl_divergence, register_kl
 from ember.distributions.multivariate_normal import MultivariateNormal
+from ember.distributions.relaxed import (
+    ExpRelaxedCategorical,
+    LogitRelaxedBernoulli,
+    RelaxedBernoulli,
+    RelaxedOneHotCategorical,
+)
 from ember.distributions.transformed import (
     HalfCauchy,
     HalfNormal,
@@ -58,6 +64,7 @@ __all__ = [
     "ComposeTransform",
     "Dirichlet",
     "Distribution",
+    "ExpRelaxedCategorical",
     "ExpTransform",
     "Exponential",
     "Gamma",
@@ -68,6 +75,7 @@ __all__ = [
     "IndependentTransform",
     "Laplace",
     "LogNormal",
+    "LogitRelaxedBernoulli",
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
@@ -75,6 +83,8 @@ __all__ = [
     "OneHotCategorical",
     "Poisson",
     "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
     "SigmoidTransform",
     "SoftmaxTransform",
     "StickBreakingTransform",
