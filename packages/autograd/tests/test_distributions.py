@@ -310,13 +310,46 @@ def test_log_prob_and_kl_gradients_pass_gradcheck() -> None:
     assert gradcheck(lambda lg: D.Categorical(logits=lg).log_prob(ember.tensor([0, 2])), (logits,))
 
 
-def test_rsample_refuses_concentration_gradients() -> None:
-    a = t64([1.5]).requires_grad_()
-    with pytest.raises(NotImplementedError, match="implicit reparameterization"):
-        D.Gamma(a, t64([1.0])).rsample()
-    with pytest.raises(NotImplementedError, match="Dirichlet"):
-        D.Dirichlet(t64([1.0, 2.0]).requires_grad_()).rsample()
-    assert D.Gamma(a, t64([1.0])).sample((2,)).shape == (2, 1)
+def test_gamma_family_rsample_gradients_are_unbiased() -> None:
+    # Implicit reparameterization: d/da E[f(x)] estimated by the mean of the pathwise gradients,
+    # against closed forms, within 5 standard errors of 2 10^4 draws.
+    n = 20_000
+    ember.manual_seed(21)
+
+    def mean_grad(make: Callable[[ember.Tensor], ember.Tensor], a0: float) -> tuple[float, float]:
+        # One draw per element of a batch of n equal parameters: each draw's gradient lands in
+        # its own element, so their mean estimates d/da E[f(x)] and their spread its error.
+        a = t64(np.full(n, a0)).requires_grad_()
+        (grad,) = ember.autograd.grad(make(a).sum(), [a])
+        per_draw = grad.numpy()
+        return float(per_draw.mean()), float(per_draw.std() / math.sqrt(n))
+
+    alpha = 2.5
+    got, se = mean_grad(lambda a: D.Gamma(a, t64(2.0)).rsample(), alpha)
+    assert abs(got - 1 / 2.0) < 5 * se + 1e-3, (got, se)  # E[x] = a / rate
+    got, se = mean_grad(lambda a: D.Gamma(a, t64(1.0)).rsample().log(), alpha)
+    trigamma = ember.polygamma(1, t64([alpha])).item()  # d/da E[log x] = psi'(a)
+    assert abs(got - trigamma) < 5 * se + 1e-3, (got, trigamma)
+    got, se = mean_grad(lambda a: D.Gamma(a, t64(1.0)).rsample(), 0.3)
+    assert abs(got - 1.0) < 5 * se + 1e-3, (got, se)  # small a: the U^(1/a) boost path
+    beta = 1.5  # E[x] = a / (a + b): d/da = b / (a + b)^2
+    got, se = mean_grad(lambda a: D.Beta(a, t64(beta)).rsample(), alpha)
+    assert abs(got - beta / (alpha + beta) ** 2) < 5 * se + 1e-3, (got, se)
+    conc = t64([1.0, 2.0, 3.0]).requires_grad_()
+    ember.manual_seed(3)
+    x = D.Dirichlet(conc).rsample((n,))
+    # 2 10^4 draws: the standard error of each component is below 0.004.
+    (g,) = ember.autograd.grad(x[:, 0].mean(), [conc])
+    # d E[x_0] / d a_j = (A delta_0j - a_0) / A^2 with A = 6.
+    np.testing.assert_allclose(g.numpy(), [5 / 36, -1 / 36, -1 / 36], atol=0.02)
+
+
+def test_gamma_rsample_values_follow_the_distribution() -> None:
+    a = t64([0.7, 4.0]).requires_grad_()
+    ember.manual_seed(9)
+    x = D.Gamma(a, t64([1.0, 1.0])).rsample((50_000,))
+    assert x.requires_grad
+    np.testing.assert_allclose(x.detach().numpy().mean(0), [0.7, 4.0], rtol=0.03)
 
 
 # ---------------------------------------------------------------- validation and shapes

@@ -1,10 +1,9 @@
 """Distributions built on gamma variates: Gamma, Chi2, Beta, Dirichlet and StudentT.
 
 Gamma draws use Marsaglia and Tsang's squeeze-rejection method (with the U^(1/a) boost for
-a < 1), vectorized: every element draws until it is accepted. ``rsample`` is reparameterized in
-the rate (x = g / rate); the implicit gradient with respect to the concentration (torch's
-``_standard_gamma`` backward) is not implemented, so rsample raises NotImplementedError when a
-concentration requires grad rather than returning a wrong gradient.
+a < 1), vectorized: every element draws until it is accepted. ``rsample`` is differentiable in
+the rate (x = g / rate) and, through implicit reparameterization (gamma_grad.py, torch's
+``_standard_gamma`` backward), in the concentration.
 """
 
 from __future__ import annotations
@@ -13,10 +12,11 @@ import math
 from typing import Any, ClassVar
 
 import ember
-from ember._grad_mode import is_grad_enabled, no_grad
+from ember._grad_mode import no_grad
 from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
+from ember.distributions.gamma_grad import standard_gamma_rsample
 from ember.distributions.utils import broadcast_all, finfo_of, shape_of
 
 __all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT", "standard_gamma"]
@@ -53,15 +53,6 @@ def standard_gamma(concentration: Tensor) -> Tensor:
         out = ember.where(boost, out * u.pow(1 / alpha.clamp(min=1e-300)), out)
         tiny = finfo_of(concentration.dtype).tiny
         return out.to(concentration.dtype).clamp(min=tiny)
-
-
-def _no_concentration_grad(name: str, *params: Tensor) -> None:
-    if is_grad_enabled() and any(p.requires_grad for p in params):
-        raise NotImplementedError(
-            f"{name}.rsample: gradients with respect to the concentration need the implicit "
-            "reparameterization of gamma draws, which ember does not implement yet; use "
-            "sample() (no gradient) or detach the concentration"
-        )
 
 
 class Gamma(Distribution):
@@ -105,9 +96,8 @@ class Gamma(Distribution):
         return self.concentration / self.rate.pow(2)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        _no_concentration_grad("Gamma", self.concentration)
         shape = tuple(self._extended_shape(sample_shape))
-        g = standard_gamma(self.concentration.expand(shape))
+        g = standard_gamma_rsample(self.concentration.expand(shape))
         value = g / self.rate.expand(shape)
         return value.clamp(min=finfo_of(value.dtype).tiny)
 
@@ -194,10 +184,9 @@ class Beta(Distribution):
         return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        _no_concentration_grad("Beta", self.concentration1, self.concentration0)
         shape = tuple(self._extended_shape(sample_shape))
-        x = standard_gamma(self.concentration1.expand(shape))
-        y = standard_gamma(self.concentration0.expand(shape))
+        x = standard_gamma_rsample(self.concentration1.expand(shape))
+        y = standard_gamma_rsample(self.concentration0.expand(shape))
         eps = finfo_of(x.dtype).eps
         return (x / (x + y)).clamp(min=eps, max=1 - eps)
 
@@ -266,9 +255,8 @@ class Dirichlet(Distribution):
         return self.concentration * (total - self.concentration) / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        _no_concentration_grad("Dirichlet", self.concentration)
         shape = tuple(self._extended_shape(sample_shape))
-        g = standard_gamma(self.concentration.expand(shape))
+        g = standard_gamma_rsample(self.concentration.expand(shape))
         value = g / g.sum(-1, keepdim=True)
         eps = finfo_of(value.dtype).eps
         return value.clamp(min=eps, max=1 - eps)
@@ -343,7 +331,6 @@ class StudentT(Distribution):
         return ember.where(df > 2, finite, ember.where(df > 1, inf, nan))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        _no_concentration_grad("StudentT", self.df)
         shape = tuple(self._extended_shape(sample_shape))
         x = ember.randn(shape, dtype=self.df.dtype)
         z = self._chi2.rsample(sample_shape)
