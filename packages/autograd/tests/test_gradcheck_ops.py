@@ -128,6 +128,13 @@ _UNARY = {
     "lgamma": _unary(pos),
     "digamma": _unary(pos),
     "sinc": [S(r(2, 3)), S(const([0.0, 0.5]).requires_grad_())],
+    # ember.special's native kernels (x = 0 is a sample: I1's derivative is 1/2 there).
+    "i0": _unary(lambda *s: r(*s, scale=3.0)),
+    "_special_i0e": _unary(away),
+    "_special_i1": [S(r(2, 3, scale=3.0)), S(const([0.0, -2.0]).requires_grad_())],
+    "_special_i1e": [S(away(2, 3)), S(const([0.0, 2.0]).requires_grad_())],
+    "_special_erfcx": _unary(lambda *s: r(*s, scale=3.0)),
+    "_special_ndtri": _unary(lambda *s: pos(*s, low=0.05, high=0.95)),
     "nan_to_num": _unary(),
     "clone": _unary(),
     "contiguous": [S(r(3, 2).t())],
@@ -157,6 +164,7 @@ _BINARY = {
     # Its input is a step (not differentiable at 0): zeros there only without requires_grad.
     "heaviside": [S(distinct(2, 3), r(2, 3)), S(const([0.0, 1.0, -1.0]), r(3))],
     "polygamma": [S(1, pos(2, 3)), S(2, pos(3))],
+    "_special_zeta": [S(const([2.0, 3.5, 1.5]), pos(3, low=0.5, high=2.0), inplace=False)],
     "Tensor.polygamma": [S(pos(2, 3), 1), S(pos(3), 2)],
     # Reversed operators, called as methods: x.__rsub__(y) is y - x.
     "rsub": [S(r(2, 3), 2.0), S(r(2, 3), r(2, 3))],

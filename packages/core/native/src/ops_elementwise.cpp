@@ -59,7 +59,7 @@ bool is_float_only(UnaryOp op) {
 bool is_float_only(BinaryOp op) {
   switch (op) {
     case BinaryOp::Div: case BinaryOp::Atan2: case BinaryOp::Copysign: case BinaryOp::Hypot:
-    case BinaryOp::Lerp: case BinaryOp::Xlogy:
+    case BinaryOp::Lerp: case BinaryOp::Xlogy: case BinaryOp::SpecialZeta:
       return true;
     default:
       return false;

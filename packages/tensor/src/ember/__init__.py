@@ -51,6 +51,7 @@ from ember import cuda, testing, version  # isort: skip
 from ember import accelerator, onnx  # isort: skip
 from ember import linalg  # isort: skip
 from ember import fft  # isort: skip
+from ember import special  # isort: skip
 from ember._linalg_legacy import (  # isort: skip
     cholesky,
     det,

@@ -178,6 +178,9 @@ NON_DIFFERENTIABLE = frozenset(
         "triu_indices",
         # ember.linalg's out= copy: refused before it runs when anything requires grad (torch).
         "_linalg_copy_out",
+        # torch.special.bessel_j0/j1 have no derivative: their results never require grad.
+        "_special_bessel_j0",
+        "_special_bessel_j1",
     ]
 )
 
@@ -230,7 +233,7 @@ RANDOM_FILLS = frozenset(
 
 # Private natives behind public Python functions (ember.linalg.inv -> _C._linalg_inv_ex): they
 # carry gradients, so they are classified like public ops rather than skipped as internals.
-DIFFERENTIABLE_PRIVATE_PREFIXES = ("_linalg_", "_lu_unpack", "_fft_")
+DIFFERENTIABLE_PRIVATE_PREFIXES = ("_linalg_", "_lu_unpack", "_fft_", "_special_")
 
 
 def _public_or_differentiable(name: str) -> bool:

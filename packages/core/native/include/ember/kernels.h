@@ -22,7 +22,9 @@ struct OpParams {
   X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
   X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
   X(NanToNum) X(Identity) X(Sinc) X(Erfinv)  \
-  X(Lgamma) X(Digamma) X(Polygamma)
+  X(Lgamma) X(Digamma) X(Polygamma)                                                          \
+  X(I0) X(SpecialI0e) X(SpecialI1) X(SpecialI1e) X(SpecialErfcx) X(SpecialNdtri)               \
+  X(SpecialBesselJ0) X(SpecialBesselJ1)
 
 // Ops whose output is bool whatever the input dtype.
 #define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
@@ -30,7 +32,8 @@ struct OpParams {
 #define EMBER_BINARY_OPS(X)                                                                     \
   X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod) X(Pow) \
   X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)      \
-  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside) X(Gcd) X(Lcm)
+  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside) X(Gcd) X(Lcm) \
+  X(SpecialZeta)
 
 // Binary ops whose output is bool.
 #define EMBER_COMPARE_OPS(X) \

@@ -57,6 +57,7 @@ void fill_binary(KernelTable& t) {
   BINARY(Heaviside, AllTypes)
   BINARY(Gcd, IntTypes)
   BINARY(Lcm, IntTypes)
+  BINARY(SpecialZeta, FloatTypes)
 #undef BINARY
 #define COMPARE(name) \
   set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});

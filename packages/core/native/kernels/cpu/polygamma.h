@@ -12,20 +12,21 @@
 
 namespace ember::cpu::EMBER_ISA_NS {
 
-// B_2j / (2j)! for j = 1..12: the Euler-Maclaurin coefficients.
+// B_2j / (2j)! for j = 1..12: the Euler-Maclaurin coefficients. NOTE: the denominators are
+// double literals; the last three exceed int64 as integer literals and would wrap.
 inline constexpr double kBernoulliOverFactorial[] = {
     1.0 / 12,
     -1.0 / 720,
     1.0 / 30240,
     -1.0 / 1209600,
     1.0 / 47900160,
-    -691.0 / 1307674368000,
-    1.0 / 74724249600,
-    -3617.0 / 10670622842880000,
-    43867.0 / 5109094217170944000,
-    -174611.0 / 802857662698291200000,
-    77683.0 / 14101100039391805440000,
-    -236364091.0 / 1693824136731743669452800000,
+    -691.0 / 1307674368000.0,
+    1.0 / 74724249600.0,
+    -3617.0 / 10670622842880000.0,
+    43867.0 / 5109094217170944000.0,
+    -174611.0 / 802857662698291200000.0,
+    77683.0 / 14101100039391805440000.0,
+    -236364091.0 / 1693824136731743669452800000.0,
 };
 
 // q0^s * zeta(s, q) for q >= q0 > 0: terms (q0 / (q + k))^s are summed until q + k passes

@@ -22,6 +22,7 @@ from ember.autograd.derivatives import (
     reductions,
     select,
     shape,
+    special,
 )
 
 TABLES: tuple[dict[str, Rule], ...] = (
@@ -37,6 +38,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     linalg_lapack.RULES,
     complex.RULES,
     fft.RULES,
+    special.RULES,
 )
 
 # Operators and aliases that mean an existing rule.
