@@ -49,3 +49,12 @@ def batched(input: ember.Tensor, d: int, op: str) -> tuple[ember.Tensor, bool]:
 def fmt(sizes: Sequence[int]) -> str:
     """(2 x 3): how torch prints spatial sizes in its error messages."""
     return "(" + " x ".join(str(s) for s in sizes) + ")"
+
+
+def float_only(input: ember.Tensor, op: str) -> None:
+    """The window natives compute in floating point; integer inputs are not supported yet."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"{op}: not implemented for '{str(input.dtype).removeprefix('ember.')}' tensors "
+            "(ember pools and convolves floating point tensors only)"
+        )
