@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember import _C
 from ember.autograd._rule import Rule
+from ember_core import _C
 
 
 def _im2col_backward(g: Any, a: Any) -> Any:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
+from typing import Any
 
-import ember
+from ember._tensor import Tensor
 
-IntOrTuple = Union[int, Sequence[int]]
+IntOrTuple = int | Sequence[int]
 
 
 def ntuple(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
@@ -16,7 +16,7 @@ def ntuple(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
         raise TypeError(f"{op}(): argument '{name}' must be an int or a tuple of ints, not bool")
     if isinstance(value, int):
         return (value,) * n
-    if isinstance(value, ember.Tensor):
+    if is_tensor(value):
         raise TypeError(f"{op}(): argument '{name}' must be an int or a tuple of ints, not Tensor")
     try:
         items = tuple(int(v) for v in value)
@@ -32,9 +32,9 @@ def ntuple(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
     return items
 
 
-def batched(input: ember.Tensor, d: int, op: str) -> tuple[ember.Tensor, bool]:
+def batched(input: Any, d: int, op: str) -> tuple[Any, bool]:
     """``input`` as [N, C, *spatial] (d spatial dims), and whether it came unbatched."""
-    if not isinstance(input, ember.Tensor):
+    if not is_tensor(input):
         raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
     if input.dim() == d + 2:
         return input, False
@@ -51,10 +51,16 @@ def fmt(sizes: Sequence[int]) -> str:
     return "(" + " x ".join(str(s) for s in sizes) + ")"
 
 
-def float_only(input: ember.Tensor, op: str) -> None:
+def float_only(input: Any, op: str) -> None:
     """The window natives compute in floating point; integer inputs are not supported yet."""
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"{op}: not implemented for '{str(input.dtype).removeprefix('ember.')}' tensors "
             "(ember pools and convolves floating point tensors only)"
         )
+
+
+def is_tensor(value: object) -> bool:
+    """isinstance without narrowing: the impls keep tensors typed Any (the stubs type .shape as
+    object)."""
+    return isinstance(value, Tensor)

@@ -10,22 +10,19 @@ two GEMMs (through matmul's rule) and one native pass.
 from __future__ import annotations
 
 import math
-from typing import Optional, Union
+from typing import Any
 
-import ember
-from ember import _C
-from ember.nn._functional._window import IntOrTuple, batched, fmt, ntuple
+from ember._tensor import Tensor
+from ember.nn._functional._window import IntOrTuple, batched, fmt, is_tensor, ntuple
+from ember_core import _C
 
-Tensor = ember.Tensor
-PaddingArg = Union[IntOrTuple, str]
+PaddingArg = IntOrTuple | str
 
 
-def _check_common(
-    input: Tensor, weight: Tensor, bias: Optional[Tensor], d: int, op: str
-) -> tuple[Tensor, bool]:
-    if not isinstance(weight, ember.Tensor):
+def _check_common(input: Any, weight: Any, bias: Any, d: int, op: str) -> tuple[Any, bool]:
+    if not is_tensor(weight):
         raise TypeError(f"{op}(): argument 'weight' must be Tensor, not {type(weight).__name__}")
-    if not isinstance(input, ember.Tensor):
+    if not is_tensor(input):
         raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
     if input.dim() not in (d + 1, d + 2):
         raise RuntimeError(
@@ -38,7 +35,7 @@ def _check_common(
             f"size {list(weight.shape)}"
         )
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
-        other = weight.dtype if input.dtype != weight.dtype else bias.dtype  # type: ignore[union-attr]
+        other = weight.dtype if input.dtype != weight.dtype else bias.dtype
         raise RuntimeError(
             f"{op}: expected scalar type {str(input.dtype).removeprefix('ember.')} but found "
             f"{str(other).removeprefix('ember.')} (input, weight and bias must share one dtype)"
@@ -64,7 +61,7 @@ def _geometry_checks(
         raise RuntimeError("non-positive groups is not supported")
 
 
-def _bias_check(weight: Tensor, bias: Optional[Tensor], channels: int) -> None:
+def _bias_check(weight: Any, bias: Any, channels: int) -> None:
     if bias is not None and (bias.dim() != 1 or bias.shape[0] != channels):
         raise RuntimeError(
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
@@ -72,22 +69,22 @@ def _bias_check(weight: Tensor, bias: Optional[Tensor], channels: int) -> None:
         )
 
 
-def _add_bias(out: Tensor, bias: Optional[Tensor], d: int) -> Tensor:
+def _add_bias(out: Any, bias: Any, d: int) -> Any:
     if bias is None:
         return out
     return out + bias.reshape(bias.shape[0], *([1] * d))
 
 
 def _conv(
-    input: Tensor,
-    weight: Tensor,
-    bias: Optional[Tensor],
+    input: Any,
+    weight: Any,
+    bias: Any,
     stride: IntOrTuple,
     padding: PaddingArg,
     dilation: IntOrTuple,
     groups: int,
     d: int,
-) -> Tensor:
+) -> Any:
     op = f"conv{d}d"
     x, unbatched = _check_common(input, weight, bias, d, op)
     s = ntuple(stride, d, "stride", op)
@@ -159,7 +156,7 @@ def _conv(
 def conv1d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: PaddingArg = 0,
     dilation: IntOrTuple = 1,
@@ -179,13 +176,14 @@ def conv1d(
         >>> y.shape
         ember.Size([2, 8, 10])
     """
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+    result: Tensor = _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+    return result
 
 
 def conv2d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: PaddingArg = 0,
     dilation: IntOrTuple = 1,
@@ -198,13 +196,14 @@ def conv2d(
         >>> y.shape
         ember.Size([2, 16, 8, 8])
     """
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+    result: Tensor = _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+    return result
 
 
 def conv3d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: PaddingArg = 0,
     dilation: IntOrTuple = 1,
@@ -216,20 +215,21 @@ def conv3d(
         >>> conv3d(ember.randn(1, 2, 4, 4, 4), ember.randn(3, 2, 3, 3, 3)).shape
         ember.Size([1, 3, 2, 2, 2])
     """
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+    result: Tensor = _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+    return result
 
 
 def _conv_transpose(
-    input: Tensor,
-    weight: Tensor,
-    bias: Optional[Tensor],
+    input: Any,
+    weight: Any,
+    bias: Any,
     stride: IntOrTuple,
     padding: IntOrTuple,
     output_padding: IntOrTuple,
     groups: int,
     dilation: IntOrTuple,
     d: int,
-) -> Tensor:
+) -> Any:
     op = f"conv_transpose{d}d"
     x, unbatched = _check_common(input, weight, bias, d, op)
     s = ntuple(stride, d, "stride", op)
@@ -273,7 +273,9 @@ def _conv_transpose(
     g_in = c // groups
     w = weight.reshape(groups, g_in, (c_out // groups) * k).transpose(1, 2)
     columns = w @ x.reshape(n, groups, g_in, length)
-    out = _C._nn_col2im(columns.reshape(n, c_out * k, length), out_size, kernel, dil, pad, s, spatial)
+    out = _C._nn_col2im(
+        columns.reshape(n, c_out * k, length), out_size, kernel, dil, pad, s, spatial
+    )
     out = _add_bias(out, bias, d)
     return out.squeeze(0) if unbatched else out
 
@@ -281,7 +283,7 @@ def _conv_transpose(
 def conv_transpose1d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: IntOrTuple = 0,
     output_padding: IntOrTuple = 0,
@@ -294,13 +296,16 @@ def conv_transpose1d(
         >>> conv_transpose1d(ember.randn(1, 4, 5), ember.randn(4, 2, 3), stride=2).shape
         ember.Size([1, 2, 11])
     """
-    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+    result: Tensor = _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 1
+    )
+    return result
 
 
 def conv_transpose2d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: IntOrTuple = 0,
     output_padding: IntOrTuple = 0,
@@ -313,13 +318,16 @@ def conv_transpose2d(
         >>> conv_transpose2d(ember.randn(1, 4, 5, 5), ember.randn(4, 2, 3, 3)).shape
         ember.Size([1, 2, 7, 7])
     """
-    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+    result: Tensor = _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 2
+    )
+    return result
 
 
 def conv_transpose3d(
     input: Tensor,
     weight: Tensor,
-    bias: Optional[Tensor] = None,
+    bias: Tensor | None = None,
     stride: IntOrTuple = 1,
     padding: IntOrTuple = 0,
     output_padding: IntOrTuple = 0,
@@ -332,4 +340,7 @@ def conv_transpose3d(
         >>> conv_transpose3d(ember.randn(1, 2, 3, 3, 3), ember.randn(2, 1, 2, 2, 2)).shape
         ember.Size([1, 1, 4, 4, 4])
     """
-    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+    result: Tensor = _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 3
+    )
+    return result

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Optional, Union
+from typing import Any
 
 import numpy as np
 
 import ember
-from ember import _C
-from ember.nn._functional._window import IntOrTuple, batched, float_only, ntuple
+from ember._tensor import Tensor
+from ember.nn._functional._window import IntOrTuple, batched, float_only, is_tensor, ntuple
+from ember_core import _C
 
-Tensor = ember.Tensor
-SizeArg = Union[Optional[int], Sequence[Optional[int]]]
+SizeArg = int | None | Sequence[int | None]
 
 
 def _pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
@@ -32,16 +32,16 @@ def _pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int
 
 
 def _window_args(
-    input: Tensor,
+    input: Any,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple],
+    stride: IntOrTuple | None,
     padding: IntOrTuple,
     dilation: IntOrTuple,
     ceil_mode: bool,
     d: int,
     op: str,
     half_of: str,
-) -> tuple[Tensor, bool, tuple[tuple[int, ...], ...]]:
+) -> tuple[Any, bool, tuple[tuple[int, ...], ...]]:
     x, unbatched = batched(input, d, op)
     float_only(x, op)
     k = ntuple(kernel_size, d, "kernel_size", op)
@@ -97,15 +97,15 @@ def _window_positions(
 
 
 def _max_pool(
-    input: Tensor,
+    input: Any,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple],
+    stride: IntOrTuple | None,
     padding: IntOrTuple,
     dilation: IntOrTuple,
     ceil_mode: bool,
     return_indices: bool,
     d: int,
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Any:
     op = f"max_pool{d}d"
     x, unbatched, (k, s, p, dil, out) = _window_args(
         input, kernel_size, stride, padding, dilation, ceil_mode, d, op, "effective kernel"
@@ -128,12 +128,12 @@ def _max_pool(
 def max_pool1d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = False,
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """1-d max pooling over [N, C, L] or [C, L]; with ``return_indices`` also the argmax
     positions (flat in each input plane), as ``max_unpool1d`` takes them.
 
@@ -141,18 +141,21 @@ def max_pool1d(
         >>> max_pool1d(ember.tensor([[[1.0, 3.0, 2.0, 0.0]]]), 2)
         tensor([[[3., 2.]]])
     """
-    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1)
+    result: Tensor | tuple[Tensor, Tensor] = _max_pool(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1
+    )
+    return result
 
 
 def max_pool2d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = False,
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """2-d max pooling over [N, C, H, W] or [C, H, W].
 
     Example:
@@ -160,37 +163,58 @@ def max_pool2d(
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
-    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2)
+    result: Tensor | tuple[Tensor, Tensor] = _max_pool(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2
+    )
+    return result
 
 
 def max_pool3d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = False,
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """3-d max pooling over [N, C, D, H, W] or [C, D, H, W].
 
     Example:
         >>> max_pool3d(ember.randn(1, 2, 4, 4, 4), 2).shape
         ember.Size([1, 2, 2, 2, 2])
     """
-    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
+    result: Tensor | tuple[Tensor, Tensor] = _max_pool(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3
+    )
+    return result
 
 
 def max_pool1d_with_indices(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = True,
 ) -> tuple[Tensor, Tensor]:
     """``max_pool1d`` returning (values, indices)."""
+    result: tuple[Tensor, Tensor] = _max_pool1d_with_indices_impl(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices
+    )
+    return result
+
+
+def _max_pool1d_with_indices_impl(
+    input: Any,
+    kernel_size: IntOrTuple,
+    stride: IntOrTuple | None = None,
+    padding: IntOrTuple = 0,
+    dilation: IntOrTuple = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = True,
+) -> Any:
     r = _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 1)
     assert isinstance(r, tuple)
     return r
@@ -199,13 +223,28 @@ def max_pool1d_with_indices(
 def max_pool2d_with_indices(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = True,
 ) -> tuple[Tensor, Tensor]:
     """``max_pool2d`` returning (values, indices)."""
+    result: tuple[Tensor, Tensor] = _max_pool2d_with_indices_impl(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices
+    )
+    return result
+
+
+def _max_pool2d_with_indices_impl(
+    input: Any,
+    kernel_size: IntOrTuple,
+    stride: IntOrTuple | None = None,
+    padding: IntOrTuple = 0,
+    dilation: IntOrTuple = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = True,
+) -> Any:
     r = _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 2)
     assert isinstance(r, tuple)
     return r
@@ -214,13 +253,28 @@ def max_pool2d_with_indices(
 def max_pool3d_with_indices(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
     return_indices: bool = True,
 ) -> tuple[Tensor, Tensor]:
     """``max_pool3d`` returning (values, indices)."""
+    result: tuple[Tensor, Tensor] = _max_pool3d_with_indices_impl(
+        input, kernel_size, stride, padding, dilation, ceil_mode, return_indices
+    )
+    return result
+
+
+def _max_pool3d_with_indices_impl(
+    input: Any,
+    kernel_size: IntOrTuple,
+    stride: IntOrTuple | None = None,
+    padding: IntOrTuple = 0,
+    dilation: IntOrTuple = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = True,
+) -> Any:
     r = _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 3)
     assert isinstance(r, tuple)
     return r
@@ -248,15 +302,15 @@ def _avg_divisor(
 
 
 def _avg_pool(
-    input: Tensor,
+    input: Any,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple],
+    stride: IntOrTuple | None,
     padding: IntOrTuple,
     ceil_mode: bool,
     count_include_pad: bool,
-    divisor_override: Optional[int],
+    divisor_override: int | None,
     d: int,
-) -> Tensor:
+) -> Any:
     op = f"avg_pool{d}d"
     x, unbatched, (k, s, p, dil, out) = _window_args(
         input, kernel_size, stride, padding, 1, ceil_mode, d, op, "kernel"
@@ -280,7 +334,7 @@ def _avg_pool(
 def avg_pool1d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
@@ -291,17 +345,20 @@ def avg_pool1d(
         >>> avg_pool1d(ember.tensor([[[1.0, 3.0, 2.0, 0.0]]]), 2)
         tensor([[[2., 1.]]])
     """
-    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
+    result: Tensor = _avg_pool(
+        input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1
+    )
+    return result
 
 
 def avg_pool2d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
-    divisor_override: Optional[int] = None,
+    divisor_override: int | None = None,
 ) -> Tensor:
     """2-d average pooling over [N, C, H, W] or [C, H, W].
 
@@ -309,19 +366,20 @@ def avg_pool2d(
         >>> avg_pool2d(ember.ones(1, 1, 4, 4), 2, padding=1, count_include_pad=False)[0, 0, 0]
         tensor([1., 1., 1.])
     """
-    return _avg_pool(
+    result: Tensor = _avg_pool(
         input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2
     )
+    return result
 
 
 def avg_pool3d(
     input: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
-    divisor_override: Optional[int] = None,
+    divisor_override: int | None = None,
 ) -> Tensor:
     """3-d average pooling over [N, C, D, H, W] or [C, D, H, W].
 
@@ -329,19 +387,20 @@ def avg_pool3d(
         >>> avg_pool3d(ember.ones(1, 1, 2, 2, 2), 2).shape
         ember.Size([1, 1, 1, 1, 1])
     """
-    return _avg_pool(
+    result: Tensor = _avg_pool(
         input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3
     )
+    return result
 
 
 def _lp_pool(
-    input: Tensor,
+    input: Any,
     norm_type: float,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple],
+    stride: IntOrTuple | None,
     ceil_mode: bool,
     d: int,
-) -> Tensor:
+) -> Any:
     # torch's formula: (sum over the window of x^p)^(1/p), through avg_pool times the window size.
     k = ntuple(kernel_size, d, "kernel_size", f"lp_pool{d}d")
     pooled = _avg_pool(input.pow(norm_type), k, stride, 0, ceil_mode, True, None, d)
@@ -352,7 +411,7 @@ def lp_pool1d(
     input: Tensor,
     norm_type: float,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     ceil_mode: bool = False,
 ) -> Tensor:
     """Power-average pooling: the p-norm of each window, over [N, C, L] or [C, L].
@@ -361,14 +420,15 @@ def lp_pool1d(
         >>> lp_pool1d(ember.tensor([[[3.0, 4.0]]]), 2, 2)
         tensor([[[5.]]])
     """
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+    result: Tensor = _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+    return result
 
 
 def lp_pool2d(
     input: Tensor,
     norm_type: float,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     ceil_mode: bool = False,
 ) -> Tensor:
     """Power-average pooling over [N, C, H, W] or [C, H, W].
@@ -377,14 +437,15 @@ def lp_pool2d(
         >>> lp_pool2d(ember.ones(1, 1, 2, 2), 1, 2)
         tensor([[[[4.]]]])
     """
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+    result: Tensor = _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+    return result
 
 
 def lp_pool3d(
     input: Tensor,
     norm_type: float,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     ceil_mode: bool = False,
 ) -> Tensor:
     """Power-average pooling over [N, C, D, H, W] or [C, D, H, W].
@@ -393,13 +454,14 @@ def lp_pool3d(
         >>> lp_pool3d(ember.ones(1, 1, 2, 2, 2), 1, 2).shape
         ember.Size([1, 1, 1, 1, 1])
     """
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+    result: Tensor = _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+    return result
 
 
-def _adaptive_sizes(input: Tensor, output_size: SizeArg, d: int, op: str) -> tuple[int, ...]:
+def _adaptive_sizes(input: Any, output_size: SizeArg, d: int, op: str) -> tuple[int, ...]:
     spatial = tuple(input.shape[-d:])
     if output_size is None or isinstance(output_size, int):
-        items: list[Optional[int]] = [output_size] * d
+        items: list[int | None] = [output_size] * d
     else:
         items = list(output_size)
         if len(items) != d:
@@ -415,7 +477,7 @@ def _bounds(size: int, out: int) -> tuple[np.ndarray, np.ndarray]:
     return (o * size) // out, -((-(o + 1) * size) // out)
 
 
-def _adaptive_avg(input: Tensor, output_size: SizeArg, d: int) -> Tensor:
+def _adaptive_avg(input: Any, output_size: SizeArg, d: int) -> Any:
     op = f"adaptive_avg_pool{d}d"
     x, unbatched = batched(input, d, op)
     float_only(x, op)
@@ -443,7 +505,8 @@ def adaptive_avg_pool1d(input: Tensor, output_size: SizeArg) -> Tensor:
         >>> adaptive_avg_pool1d(ember.tensor([[[1.0, 2.0, 3.0, 4.0]]]), 2)
         tensor([[[1.5000, 3.5000]]])
     """
-    return _adaptive_avg(input, output_size, 1)
+    result: Tensor = _adaptive_avg(input, output_size, 1)
+    return result
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: SizeArg) -> Tensor:
@@ -453,7 +516,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: SizeArg) -> Tensor:
         >>> adaptive_avg_pool2d(ember.randn(2, 3, 7, 9), (2, None)).shape
         ember.Size([2, 3, 2, 9])
     """
-    return _adaptive_avg(input, output_size, 2)
+    result: Tensor = _adaptive_avg(input, output_size, 2)
+    return result
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size: SizeArg) -> Tensor:
@@ -463,12 +527,11 @@ def adaptive_avg_pool3d(input: Tensor, output_size: SizeArg) -> Tensor:
         >>> adaptive_avg_pool3d(ember.randn(1, 2, 4, 5, 6), 1).shape
         ember.Size([1, 2, 1, 1, 1])
     """
-    return _adaptive_avg(input, output_size, 3)
+    result: Tensor = _adaptive_avg(input, output_size, 3)
+    return result
 
 
-def _adaptive_max(
-    input: Tensor, output_size: SizeArg, return_indices: bool, d: int
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+def _adaptive_max(input: Any, output_size: SizeArg, return_indices: bool, d: int) -> Any:
     op = f"adaptive_max_pool{d}d"
     x, unbatched = batched(input, d, op)
     float_only(x, op)
@@ -503,52 +566,55 @@ def _adaptive_max(
 
 def adaptive_max_pool1d(
     input: Tensor, output_size: SizeArg, return_indices: bool = False
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max pooling to a fixed output length over [N, C, L] or [C, L].
 
     Example:
         >>> adaptive_max_pool1d(ember.tensor([[[1.0, 5.0, 3.0, 4.0]]]), 2)
         tensor([[[5., 4.]]])
     """
-    return _adaptive_max(input, output_size, return_indices, 1)
+    result: Tensor | tuple[Tensor, Tensor] = _adaptive_max(input, output_size, return_indices, 1)
+    return result
 
 
 def adaptive_max_pool2d(
     input: Tensor, output_size: SizeArg, return_indices: bool = False
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max pooling to a fixed output size over [N, C, H, W] or [C, H, W].
 
     Example:
         >>> adaptive_max_pool2d(ember.randn(1, 3, 7, 7), 3).shape
         ember.Size([1, 3, 3, 3])
     """
-    return _adaptive_max(input, output_size, return_indices, 2)
+    result: Tensor | tuple[Tensor, Tensor] = _adaptive_max(input, output_size, return_indices, 2)
+    return result
 
 
 def adaptive_max_pool3d(
     input: Tensor, output_size: SizeArg, return_indices: bool = False
-) -> Union[Tensor, tuple[Tensor, Tensor]]:
+) -> Tensor | tuple[Tensor, Tensor]:
     """Max pooling to a fixed output size over [N, C, D, H, W] or [C, D, H, W].
 
     Example:
         >>> adaptive_max_pool3d(ember.randn(1, 1, 4, 4, 4), 2).shape
         ember.Size([1, 1, 2, 2, 2])
     """
-    return _adaptive_max(input, output_size, return_indices, 3)
+    result: Tensor | tuple[Tensor, Tensor] = _adaptive_max(input, output_size, return_indices, 3)
+    return result
 
 
 def _max_unpool(
-    input: Tensor,
-    indices: Tensor,
+    input: Any,
+    indices: Any,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple],
+    stride: IntOrTuple | None,
     padding: IntOrTuple,
-    output_size: Optional[Sequence[int]],
+    output_size: Sequence[int] | None,
     d: int,
-) -> Tensor:
+) -> Any:
     op = f"max_unpool{d}d"
     x, unbatched = batched(input, d, op)
-    if not isinstance(indices, ember.Tensor) or indices.dtype != ember.int64:
+    if not is_tensor(indices) or indices.dtype != ember.int64:
         raise RuntimeError(f"{op}: expected indices to be an int64 Tensor")
     if tuple(indices.shape) != tuple(input.shape):
         raise RuntimeError(
@@ -595,9 +661,9 @@ def max_unpool1d(
     input: Tensor,
     indices: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
-    output_size: Optional[Sequence[int]] = None,
+    output_size: Sequence[int] | None = None,
 ) -> Tensor:
     """Partial inverse of ``max_pool1d``: values go back to their indices, zeros elsewhere.
 
@@ -606,16 +672,17 @@ def max_unpool1d(
         >>> max_unpool1d(y, i, 2)
         tensor([[[0., 3., 2., 0.]]])
     """
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
+    result: Tensor = _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
+    return result
 
 
 def max_unpool2d(
     input: Tensor,
     indices: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
-    output_size: Optional[Sequence[int]] = None,
+    output_size: Sequence[int] | None = None,
 ) -> Tensor:
     """Partial inverse of ``max_pool2d``.
 
@@ -624,16 +691,17 @@ def max_unpool2d(
         >>> max_unpool2d(y, i, 2).shape
         ember.Size([1, 1, 4, 4])
     """
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+    result: Tensor = _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+    return result
 
 
 def max_unpool3d(
     input: Tensor,
     indices: Tensor,
     kernel_size: IntOrTuple,
-    stride: Optional[IntOrTuple] = None,
+    stride: IntOrTuple | None = None,
     padding: IntOrTuple = 0,
-    output_size: Optional[Sequence[int]] = None,
+    output_size: Sequence[int] | None = None,
 ) -> Tensor:
     """Partial inverse of ``max_pool3d``.
 
@@ -642,14 +710,25 @@ def max_unpool3d(
         >>> max_unpool3d(y, i, 2).shape
         ember.Size([1, 1, 2, 2, 2])
     """
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+    result: Tensor = _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+    return result
 
 
 def fractional_max_pool2d(*args: object, **kwargs: object) -> Tensor:
     """Not implemented yet in ember (torch.nn.functional.fractional_max_pool2d)."""
+    result: Tensor = _fractional_max_pool2d_impl()
+    return result
+
+
+def _fractional_max_pool2d_impl(*args: object, **kwargs: object) -> Any:
     raise NotImplementedError("ember.nn.functional.fractional_max_pool2d is not implemented yet")
 
 
 def fractional_max_pool3d(*args: object, **kwargs: object) -> Tensor:
     """Not implemented yet in ember (torch.nn.functional.fractional_max_pool3d)."""
+    result: Tensor = _fractional_max_pool3d_impl()
+    return result
+
+
+def _fractional_max_pool3d_impl(*args: object, **kwargs: object) -> Any:
     raise NotImplementedError("ember.nn.functional.fractional_max_pool3d is not implemented yet")
