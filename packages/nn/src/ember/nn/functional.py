@@ -1,4 +1,4 @@
-"""``ember.nn.functional``: torch.nn.functional's functions (implementations in ``_functional``)."""
+"""``ember.nn.functional``: the functions behind the modules (torch.nn.functional)."""
 
 from __future__ import annotations as annotations
 
