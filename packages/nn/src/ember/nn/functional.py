@@ -1,6 +1,6 @@
 """``ember.nn.functional``: the functions behind the modules (torch.nn.functional)."""
 
-from __future__ import annotations as annotations
+from __future__ import annotations
 
 # Convolution, pooling, padding, resampling and unfold/fold (branch nn-conv).
 from ember.nn._functional.conv import (
