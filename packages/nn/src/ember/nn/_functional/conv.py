@@ -92,6 +92,7 @@ def _conv(
     kernel = tuple(weight.shape[2:])
     spatial = tuple(x.shape[2:])
     n, c = x.shape[0], x.shape[1]
+    _geometry_checks(s, (0,) * d, dil, groups)
     if isinstance(padding, str):
         if padding == "valid":
             pad: tuple[int, ...] = (0,) * d
