@@ -84,15 +84,24 @@ def _window_positions(
     dil: tuple[int, ...],
     out: tuple[int, ...],
 ) -> np.ndarray:
-    """[K, L] flat input position read by kernel offset K at output position L."""
+    """[K, L] flat input position read by kernel offset K at output position L. Padding
+    positions hold torch's index for a window with no input element: the window's first
+    position at or after 0 along each dim (what its kernel reports for all -inf windows)."""
     d = len(spatial)
     in_strides = [math.prod(spatial[i + 1 :]) for i in range(d)]
     flat = np.zeros((*k, *out), dtype=np.int64)
+    fallback = np.zeros((*k, *out), dtype=np.int64)
+    inside = np.ones((*k, *out), dtype=bool)
     for i in range(d):
-        pos = np.arange(out[i])[None, :] * s[i] - p[i] + np.arange(k[i])[:, None] * dil[i]
+        start = np.arange(out[i]) * s[i] - p[i]
+        pos = start[None, :] + np.arange(k[i])[:, None] * dil[i]
+        first = np.where(start < 0, start + (-start + dil[i] - 1) // dil[i] * dil[i], start)
         shape = [1] * (2 * d)
         shape[i], shape[d + i] = k[i], out[i]
         flat = flat + pos.reshape(shape) * in_strides[i]
+        inside = inside & ((pos >= 0) & (pos < spatial[i])).reshape(shape)
+        fallback = fallback + first.reshape([1] * d + shape[d:]) * in_strides[i]
+    flat = np.where(inside, flat, fallback)
     return flat.reshape(math.prod(k), math.prod(out))
 
 
