@@ -19,7 +19,8 @@ _rng = np.random.default_rng(7)
 
 
 def conv_ref(x, w, b, stride, pad, dil, groups):
-    """Direct cross-correlation: out[n, o, p] = sum_{c, k} x_pad[n, g*cg + c, p*s + k*d] w[o, c, k]."""
+    """Direct cross-correlation: out[n, o, p] = sum_{c, k} x_pad[n, g*cg + c, p*s + k*d] *
+    w[o, c, k]."""
     n, c = x.shape[:2]
     d = x.ndim - 2
     xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])

@@ -37,7 +37,7 @@ def weights_1d(size, out, mode, align, scale):
     for o in range(out):
         if mode in ("nearest", "nearest-exact"):
             off = 0.5 if mode == "nearest-exact" else 0.0
-            m[o, min(int(math.floor((o + off) * ratio)), size - 1)] = 1
+            m[o, min(math.floor((o + off) * ratio), size - 1)] = 1
             continue
         if align:
             src = o * (size - 1) / (out - 1) if out > 1 else 0.0
@@ -84,7 +84,7 @@ def test_interpolate_matches_numpy(ndim, how):
                 scales = [None] * len(spatial)
             else:
                 sf = (1.7, 0.6, 2.5)[: len(spatial)]
-                out = tuple(math.floor(s * f) for s, f in zip(spatial, sf))
+                out = tuple(math.floor(s * f) for s, f in zip(spatial, sf, strict=True))
                 kwargs = dict(scale_factor=sf, recompute_scale_factor=how == "recompute")
                 scales = [None] * len(spatial) if how == "recompute" else list(sf)
             got = F.interpolate(T(x), mode=mode, align_corners=align, **kwargs).numpy()
@@ -133,7 +133,7 @@ def grid_sample_ref(x, grid, mode, padding, align):
             coords.append(u)
         ux, uy = coords
 
-        def at(yy, xx):
+        def at(yy, xx, b=b):
             return x[b, :, yy, xx] if 0 <= yy < h and 0 <= xx < w else np.zeros(c)
 
         if mode == "nearest":
@@ -169,7 +169,8 @@ def test_grid_sample_3d_identity_and_gradcheck():
     xs = T(_rng.standard_normal((1, 2, 3, 3)), True)
     g = T(_rng.uniform(-0.9, 0.9, (1, 2, 2, 2)), True)
     for padding in ("zeros", "border", "reflection"):
-        assert gradcheck(lambda x, g: F.grid_sample(x, g, "bilinear", padding, False), (xs, g))
+        fn = lambda x, g, pm=padding: F.grid_sample(x, g, "bilinear", pm, False)  # noqa: E731
+        assert gradcheck(fn, (xs, g))
 
 
 def test_affine_grid_matches_numpy():
