@@ -12,7 +12,6 @@ interleaved rounds; ratio = ember time / torch time (below 1.00x ember is faster
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 import time
 from collections.abc import Callable

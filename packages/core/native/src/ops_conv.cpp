@@ -31,7 +31,8 @@ Geo3 to_geo3(const Shape& spatial, const WindowGeometry& g, const char* op) {
   const size_t d = g.kernel.size();
   EMBER_CHECK(d >= 1 && d <= 3 && spatial.size() == d && g.dilation.size() == d &&
                   g.padding.size() == d && g.stride.size() == d && g.out_size.size() == d,
-              RuntimeError, "[", op, "] expected 1 to 3 spatial dims with one kernel size, "
+              RuntimeError, "[", op,
+              "] expected 1 to 3 spatial dims with one kernel size, "
               "dilation, padding, stride and output size each, got input spatial size ",
               spatial, " and kernel_size ", g.kernel);
   Geo3 r{};
@@ -47,10 +48,11 @@ Geo3 to_geo3(const Shape& spatial, const WindowGeometry& g, const char* op) {
     r.out[i] = unit ? 1 : g.out_size[j];
     EMBER_CHECK(r.k[i] > 0 && r.dil[i] > 0 && r.str[i] > 0 && r.pad[i] >= 0 && r.out[i] >= 0 &&
                     r.in[i] >= 0,
-                RuntimeError, "[", op, "] kernel_size, dilation and stride must be positive, "
-                "padding and sizes non-negative; got kernel_size ", g.kernel, ", dilation ",
-                g.dilation, ", padding ", g.padding, ", stride ", g.stride, ", output size ",
-                g.out_size);
+                RuntimeError, "[", op,
+                "] kernel_size, dilation and stride must be positive, "
+                "padding and sizes non-negative; got kernel_size ",
+                g.kernel, ", dilation ", g.dilation, ", padding ", g.padding, ", stride ", g.stride,
+                ", output size ", g.out_size);
   }
   return r;
 }
@@ -137,8 +139,8 @@ void col2im_kernel(const T* cols, T* x, const Geo3& g, int64_t planes) {
 
 // float16/bfloat16 run in float32 (rounded once at the end); other non-float types are refused.
 ScalarType compute_dtype(ScalarType dt, const char* op) {
-  EMBER_CHECK(dt == ScalarType::Float32 || dt == ScalarType::Float64 ||
-                  dt == ScalarType::Float16 || dt == ScalarType::BFloat16,
+  EMBER_CHECK(dt == ScalarType::Float32 || dt == ScalarType::Float64 || dt == ScalarType::Float16 ||
+                  dt == ScalarType::BFloat16,
               RuntimeError, "[", op, "] not implemented for '", dtype_name(dt),
               "': expected a floating point tensor");
   return dt == ScalarType::Float64 ? ScalarType::Float64 : ScalarType::Float32;
@@ -149,8 +151,9 @@ ScalarType compute_dtype(ScalarType dt, const char* op) {
 Tensor im2col(const Tensor& input, const WindowGeometry& wg, double pad_value) {
   const char* op = "nn_im2col";
   const int64_t d = static_cast<int64_t>(wg.kernel.size());
-  EMBER_CHECK(input.dim() == d + 2, RuntimeError, "[", op, "] expected a [N, C, *spatial] input "
-              "with ", d, " spatial dims, got shape ", input.sizes());
+  EMBER_CHECK(input.dim() == d + 2, RuntimeError, "[", op,
+              "] expected a [N, C, *spatial] input with ", d, " spatial dims, got shape ",
+              input.sizes());
   const ScalarType ct = compute_dtype(input.dtype(), op);
   const Shape spatial(input.sizes().begin() + 2, input.sizes().end());
   const Geo3 g = to_geo3(spatial, wg, op);
@@ -173,10 +176,9 @@ Tensor col2im(const Tensor& columns, const Shape& input_size, const WindowGeomet
   const ScalarType ct = compute_dtype(columns.dtype(), op);
   const Geo3 g = to_geo3(input_size, wg, op);
   const int64_t K = g.kernel_numel(), L = g.out_numel();
-  EMBER_CHECK(columns.dim() == 3 && columns.size(1) % K == 0 && columns.size(2) == L,
-              RuntimeError, "[", op, "] expected columns of shape [N, C * ", K, ", ", L,
-              "] for kernel_size ", wg.kernel, " and output size ", wg.out_size, ", got shape ",
-              columns.sizes());
+  EMBER_CHECK(columns.dim() == 3 && columns.size(1) % K == 0 && columns.size(2) == L, RuntimeError,
+              "[", op, "] expected columns of shape [N, C * ", K, ", ", L, "] for kernel_size ",
+              wg.kernel, " and output size ", wg.out_size, ", got shape ", columns.sizes());
   const int64_t N = columns.size(0), C = columns.size(1) / K;
   Shape out_shape{N, C};
   out_shape.insert(out_shape.end(), input_size.begin(), input_size.end());
