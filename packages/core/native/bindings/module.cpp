@@ -65,6 +65,7 @@ NB_MODULE(_C, m) {
   py::init_complex(m, cls);
   py::init_shared_memory(m, cls);
   py::init_special(m, cls);
+  py::init_conv(m);
 
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads, nb::arg("num"));

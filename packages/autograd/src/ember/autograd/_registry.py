@@ -233,7 +233,7 @@ RANDOM_FILLS = frozenset(
 
 # Private natives behind public Python functions (ember.linalg.inv -> _C._linalg_inv_ex): they
 # carry gradients, so they are classified like public ops rather than skipped as internals.
-DIFFERENTIABLE_PRIVATE_PREFIXES = ("_linalg_", "_lu_unpack", "_fft_", "_special_")
+DIFFERENTIABLE_PRIVATE_PREFIXES = ("_linalg_", "_lu_unpack", "_fft_", "_special_", "_nn_")
 
 
 def _public_or_differentiable(name: str) -> bool:

@@ -1,8 +1,14 @@
 """Neural-network modules, layers, losses and functional ops with PyTorch's API."""
 
-# Module core, parameters, containers, linear layers, init, utils (branch nn-module).
-from ember.nn import functional, init, parameter, utils
-from ember.nn._factory import factory_kwargs
+from ember.nn import (
+    functional,
+    init,
+    parameter,
+    utils,
+)
+from ember.nn._factory import (
+    factory_kwargs,
+)
 from ember.nn.modules import (
     Bilinear,
     Container,
@@ -19,8 +25,6 @@ from ember.nn.modules import (
     Sequential,
     Unflatten,
 )
-
-# Activations, losses, dropout, embeddings, normalization, distances (branch nn-layers).
 from ember.nn.modules.activation import (
     CELU,
     ELU,
@@ -51,7 +55,9 @@ from ember.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
-from ember.nn.modules.attention import MultiheadAttention  # nn-seq
+from ember.nn.modules.attention import (
+    MultiheadAttention,
+)
 from ember.nn.modules.batchnorm import (
     BatchNorm1d,
     BatchNorm2d,
@@ -60,6 +66,23 @@ from ember.nn.modules.batchnorm import (
     LazyBatchNorm2d,
     LazyBatchNorm3d,
     SyncBatchNorm,
+)
+from ember.nn.modules.channelshuffle import (
+    ChannelShuffle,
+)
+from ember.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
 )
 from ember.nn.modules.distance import (
     CosineSimilarity,
@@ -72,6 +95,10 @@ from ember.nn.modules.dropout import (
     Dropout2d,
     Dropout3d,
     FeatureAlphaDropout,
+)
+from ember.nn.modules.fold import (
+    Fold,
+    Unfold,
 )
 from ember.nn.modules.instancenorm import (
     InstanceNorm1d,
@@ -111,7 +138,50 @@ from ember.nn.modules.normalization import (
     LocalResponseNorm,
     RMSNorm,
 )
-from ember.nn.modules.rnn import (  # nn-seq
+from ember.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from ember.nn.modules.pixelshuffle import (
+    PixelShuffle,
+    PixelUnshuffle,
+)
+from ember.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+from ember.nn.modules.rnn import (
     GRU,
     LSTM,
     RNN,
@@ -125,17 +195,26 @@ from ember.nn.modules.sparse import (
     Embedding,
     EmbeddingBag,
 )
-from ember.nn.modules.transformer import (  # nn-seq
+from ember.nn.modules.transformer import (
     Transformer,
     TransformerDecoder,
     TransformerDecoderLayer,
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from ember.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
+from ember.nn.modules.upsampling import (
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
+from ember.nn.parameter import (
+    Buffer,
+    Parameter,
+    UninitializedBuffer,
+    UninitializedParameter,
+)
 
 __all__ = [
-    # nn-module
     "Bilinear",
     "Buffer",
     "Container",
@@ -159,7 +238,6 @@ __all__ = [
     "init",
     "parameter",
     "utils",
-    # nn-layers
     "AlphaDropout",
     "BCELoss",
     "BCEWithLogitsLoss",
@@ -237,7 +315,6 @@ __all__ = [
     "Threshold",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
-    # nn-seq
     "GRU",
     "LSTM",
     "RNN",
@@ -252,4 +329,59 @@ __all__ = [
     "TransformerDecoderLayer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AvgPool3d",
+    "ChannelShuffle",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "Fold",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
+    "LPPool1d",
+    "LPPool2d",
+    "LPPool3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "Unfold",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
 ]

@@ -1,12 +1,11 @@
 """``ember.nn.functional``: the functions behind the modules (torch.nn.functional).
 
-Each family lives in ``ember/nn/_functional/<family>.py``; this file only re-exports them.
-"""
+Each family lives in ``ember/nn/_functional/<family>.py``; this file only re-exports them."""
 
-# ruff: noqa: F401 - re-exports
+from __future__ import (
+    annotations,
+)
 
-# linear, bilinear (branch nn-module)
-# nn-layers: activations, losses, dropout, embeddings, normalization, distances.
 from ember.nn._functional.activation import (
     celu as celu,
 )
@@ -115,13 +114,29 @@ from ember.nn._functional.activation import (
 from ember.nn._functional.activation import (
     threshold_ as threshold_,
 )
-
-# nn-seq: attention.
 from ember.nn._functional.attention import (
     multi_head_attention_forward as multi_head_attention_forward,
 )
 from ember.nn._functional.attention import (
     scaled_dot_product_attention as scaled_dot_product_attention,
+)
+from ember.nn._functional.conv import (
+    conv1d as conv1d,
+)
+from ember.nn._functional.conv import (
+    conv2d as conv2d,
+)
+from ember.nn._functional.conv import (
+    conv3d as conv3d,
+)
+from ember.nn._functional.conv import (
+    conv_transpose1d as conv_transpose1d,
+)
+from ember.nn._functional.conv import (
+    conv_transpose2d as conv_transpose2d,
+)
+from ember.nn._functional.conv import (
+    conv_transpose3d as conv_transpose3d,
 )
 from ember.nn._functional.distance import (
     cosine_similarity as cosine_similarity,
@@ -150,7 +165,12 @@ from ember.nn._functional.dropout import (
 from ember.nn._functional.dropout import (
     feature_alpha_dropout as feature_alpha_dropout,
 )
-from ember.nn._functional.linear import bilinear, linear
+from ember.nn._functional.fold import (
+    fold as fold,
+)
+from ember.nn._functional.fold import (
+    unfold as unfold,
+)
 from ember.nn._functional.loss import (
     binary_cross_entropy as binary_cross_entropy,
 )
@@ -184,7 +204,9 @@ from ember.nn._functional.loss import (
 from ember.nn._functional.loss import (
     smooth_l1_loss as smooth_l1_loss,
 )
-from ember.nn._functional.loss_ctc import ctc_loss as ctc_loss
+from ember.nn._functional.loss_ctc import (
+    ctc_loss as ctc_loss,
+)
 from ember.nn._functional.loss_margin import (
     cosine_embedding_loss as cosine_embedding_loss,
 )
@@ -233,6 +255,78 @@ from ember.nn._functional.normalization import (
 from ember.nn._functional.normalization import (
     rms_norm as rms_norm,
 )
+from ember.nn._functional.padding import (
+    pad as pad,
+)
+from ember.nn._functional.pooling import (
+    adaptive_avg_pool1d as adaptive_avg_pool1d,
+)
+from ember.nn._functional.pooling import (
+    adaptive_avg_pool2d as adaptive_avg_pool2d,
+)
+from ember.nn._functional.pooling import (
+    adaptive_avg_pool3d as adaptive_avg_pool3d,
+)
+from ember.nn._functional.pooling import (
+    adaptive_max_pool1d as adaptive_max_pool1d,
+)
+from ember.nn._functional.pooling import (
+    adaptive_max_pool2d as adaptive_max_pool2d,
+)
+from ember.nn._functional.pooling import (
+    adaptive_max_pool3d as adaptive_max_pool3d,
+)
+from ember.nn._functional.pooling import (
+    avg_pool1d as avg_pool1d,
+)
+from ember.nn._functional.pooling import (
+    avg_pool2d as avg_pool2d,
+)
+from ember.nn._functional.pooling import (
+    avg_pool3d as avg_pool3d,
+)
+from ember.nn._functional.pooling import (
+    fractional_max_pool2d as fractional_max_pool2d,
+)
+from ember.nn._functional.pooling import (
+    fractional_max_pool3d as fractional_max_pool3d,
+)
+from ember.nn._functional.pooling import (
+    lp_pool1d as lp_pool1d,
+)
+from ember.nn._functional.pooling import (
+    lp_pool2d as lp_pool2d,
+)
+from ember.nn._functional.pooling import (
+    lp_pool3d as lp_pool3d,
+)
+from ember.nn._functional.pooling import (
+    max_pool1d as max_pool1d,
+)
+from ember.nn._functional.pooling import (
+    max_pool1d_with_indices as max_pool1d_with_indices,
+)
+from ember.nn._functional.pooling import (
+    max_pool2d as max_pool2d,
+)
+from ember.nn._functional.pooling import (
+    max_pool2d_with_indices as max_pool2d_with_indices,
+)
+from ember.nn._functional.pooling import (
+    max_pool3d as max_pool3d,
+)
+from ember.nn._functional.pooling import (
+    max_pool3d_with_indices as max_pool3d_with_indices,
+)
+from ember.nn._functional.pooling import (
+    max_unpool1d as max_unpool1d,
+)
+from ember.nn._functional.pooling import (
+    max_unpool2d as max_unpool2d,
+)
+from ember.nn._functional.pooling import (
+    max_unpool3d as max_unpool3d,
+)
 from ember.nn._functional.sparse import (
     embedding as embedding,
 )
@@ -242,4 +336,33 @@ from ember.nn._functional.sparse import (
 from ember.nn._functional.sparse import (
     one_hot as one_hot,
 )
-# end nn-layers
+from ember.nn._functional.vision import (
+    affine_grid as affine_grid,
+)
+from ember.nn._functional.vision import (
+    channel_shuffle as channel_shuffle,
+)
+from ember.nn._functional.vision import (
+    grid_sample as grid_sample,
+)
+from ember.nn._functional.vision import (
+    interpolate as interpolate,
+)
+from ember.nn._functional.vision import (
+    native_channel_shuffle as native_channel_shuffle,
+)
+from ember.nn._functional.vision import (
+    pixel_shuffle as pixel_shuffle,
+)
+from ember.nn._functional.vision import (
+    pixel_unshuffle as pixel_unshuffle,
+)
+from ember.nn._functional.vision import (
+    upsample as upsample,
+)
+from ember.nn._functional.vision import (
+    upsample_bilinear as upsample_bilinear,
+)
+from ember.nn._functional.vision import (
+    upsample_nearest as upsample_nearest,
+)

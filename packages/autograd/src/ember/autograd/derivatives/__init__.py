@@ -11,6 +11,7 @@ from __future__ import annotations
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives import (
     complex,
+    conv,
     elementwise,
     fft,
     index,
@@ -39,6 +40,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     complex.RULES,
     fft.RULES,
     special.RULES,
+    conv.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

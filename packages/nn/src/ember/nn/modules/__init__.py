@@ -1,7 +1,5 @@
 """Module classes (torch.nn.modules): one block of re-exports per family."""
 
-# Module core and containers (branch nn-module).
-# Activations, losses, dropout, embeddings, normalization, distances (branch nn-layers).
 from ember.nn.modules.activation import (
     CELU,
     ELU,
@@ -32,7 +30,9 @@ from ember.nn.modules.activation import (
     Tanhshrink,
     Threshold,
 )
-from ember.nn.modules.attention import MultiheadAttention  # nn-seq
+from ember.nn.modules.attention import (
+    MultiheadAttention,
+)
 from ember.nn.modules.batchnorm import (
     BatchNorm1d,
     BatchNorm2d,
@@ -42,6 +42,9 @@ from ember.nn.modules.batchnorm import (
     LazyBatchNorm3d,
     SyncBatchNorm,
 )
+from ember.nn.modules.channelshuffle import (
+    ChannelShuffle,
+)
 from ember.nn.modules.container import (
     Container,
     ModuleDict,
@@ -49,6 +52,20 @@ from ember.nn.modules.container import (
     ParameterDict,
     ParameterList,
     Sequential,
+)
+from ember.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
 )
 from ember.nn.modules.distance import (
     CosineSimilarity,
@@ -62,7 +79,14 @@ from ember.nn.modules.dropout import (
     Dropout3d,
     FeatureAlphaDropout,
 )
-from ember.nn.modules.flatten import Flatten, Unflatten
+from ember.nn.modules.flatten import (
+    Flatten,
+    Unflatten,
+)
+from ember.nn.modules.fold import (
+    Fold,
+    Unfold,
+)
 from ember.nn.modules.instancenorm import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -71,8 +95,15 @@ from ember.nn.modules.instancenorm import (
     LazyInstanceNorm2d,
     LazyInstanceNorm3d,
 )
-from ember.nn.modules.lazy import LazyModuleMixin
-from ember.nn.modules.linear import Bilinear, Identity, LazyLinear, Linear
+from ember.nn.modules.lazy import (
+    LazyModuleMixin,
+)
+from ember.nn.modules.linear import (
+    Bilinear,
+    Identity,
+    LazyLinear,
+    Linear,
+)
 from ember.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -97,14 +128,59 @@ from ember.nn.modules.loss import (
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
-from ember.nn.modules.module import Module
+from ember.nn.modules.module import (
+    Module,
+)
 from ember.nn.modules.normalization import (
     GroupNorm,
     LayerNorm,
     LocalResponseNorm,
     RMSNorm,
 )
-from ember.nn.modules.rnn import (  # nn-seq
+from ember.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from ember.nn.modules.pixelshuffle import (
+    PixelShuffle,
+    PixelUnshuffle,
+)
+from ember.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+from ember.nn.modules.rnn import (
     GRU,
     LSTM,
     RNN,
@@ -118,16 +194,20 @@ from ember.nn.modules.sparse import (
     Embedding,
     EmbeddingBag,
 )
-from ember.nn.modules.transformer import (  # nn-seq
+from ember.nn.modules.transformer import (
     Transformer,
     TransformerDecoder,
     TransformerDecoderLayer,
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from ember.nn.modules.upsampling import (
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 
 __all__ = [
-    # nn-module
     "Bilinear",
     "Container",
     "Flatten",
@@ -142,7 +222,6 @@ __all__ = [
     "ParameterList",
     "Sequential",
     "Unflatten",
-    # nn-layers
     "AlphaDropout",
     "BCELoss",
     "BCEWithLogitsLoss",
@@ -220,7 +299,6 @@ __all__ = [
     "Threshold",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
-    # nn-seq
     "GRU",
     "LSTM",
     "RNN",
@@ -235,4 +313,59 @@ __all__ = [
     "TransformerDecoderLayer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AvgPool3d",
+    "ChannelShuffle",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "Fold",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
+    "LPPool1d",
+    "LPPool2d",
+    "LPPool3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "Unfold",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
 ]

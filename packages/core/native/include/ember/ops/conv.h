@@ -1,0 +1,24 @@
+// Sliding-window gathers behind convolution, pooling and unfold/fold: im2col copies every window
+// of a [N, C, *spatial] input (1 to 3 spatial dims) into the columns of a [N, C * K, L] matrix
+// (K: kernel positions, L: output positions); col2im is its adjoint (sums columns back).
+#pragma once
+
+#include "ember/tensor.h"
+
+namespace ember {
+
+// Window geometry per spatial dim. `out_size` is the number of windows along each dim: windows
+// may reach past the padded input (ceil_mode pooling, 'same' convolution); such reads give
+// pad_value and such writes are dropped.
+struct WindowGeometry {
+  Shape kernel, dilation, padding, stride, out_size;
+};
+
+// input [N, C, *S] (float types) -> [N, C * prod(kernel), prod(out_size)]; positions outside the
+// input read `pad_value`.
+Tensor im2col(const Tensor& input, const WindowGeometry& g, double pad_value = 0.0);
+// columns [N, C * prod(kernel), prod(out_size)] -> [N, C, *input_size], summing the entries that
+// land on one input position.
+Tensor col2im(const Tensor& columns, const Shape& input_size, const WindowGeometry& g);
+
+}  // namespace ember
