@@ -56,6 +56,7 @@ NB_MODULE(_C, m) {
   py::init_cuda(m);
   py::init_fft(m);
   py::init_complex(m, cls);
+  py::init_optim(m);
 
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads, nb::arg("num"));

@@ -20,3 +20,4 @@
 #include "ember/ops/scan2.h"
 #include "ember/ops/random2.h"
 #include "ember/ops/complex.h"
+#include "ember/ops/optim.h"
