@@ -93,7 +93,9 @@ void adam_step(char* param, const char* grad, char* exp_avg, char* exp_avg_sq,
   loop(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, n, p);
 }
 
-template <typename T, bool kMomentum, bool kMaximize, bool kWd>
+// kMomentum: 0 none, 1 existing buffer, 2 new buffer (a copy of the gradient), 3 and 4 the same
+// with Nesterov: each variant is a straight loop the compiler vectorizes.
+template <typename T, int kMomentum, bool kMaximize, bool kWd>
 void sgd_block(char* param, const char* grad, char* momentum_buffer, int64_t n,
                const SgdStepParams& p) {
   T* __restrict pp = reinterpret_cast<T*>(param);
@@ -103,31 +105,40 @@ void sgd_block(char* param, const char* grad, char* momentum_buffer, int64_t n,
   const T momentum = static_cast<T>(p.momentum);
   const T w = static_cast<T>(1.0 - p.dampening);
   const T neg_lr = static_cast<T>(-p.lr);
-  const bool first = p.first_step, nesterov = p.nesterov;
+  constexpr bool kNew = kMomentum == 2 || kMomentum == 4;
+  constexpr bool kNesterov = kMomentum >= 3;
   for (int64_t i = 0; i < n; ++i) {
     T g = kMaximize ? -gp[i] : gp[i];
     const T x = pp[i];
     if constexpr (kWd) g = add_scaled(g, wd, x);
-    if constexpr (kMomentum) {
-      const T b = first ? g : add_scaled(bp[i] * momentum, w, g);
+    if constexpr (kMomentum != 0) {
+      const T b = kNew ? g : add_scaled(bp[i] * momentum, w, g);
       bp[i] = b;
-      g = nesterov ? add_scaled(g, momentum, b) : b;
+      g = kNesterov ? add_scaled(g, momentum, b) : b;
     }
     pp[i] = add_scaled(x, neg_lr, g);
   }
 }
 
+template <typename T, int kMomentum>
+SgdStepLoop pick_sgd_flags(const SgdStepParams& p) {
+  const bool wd = p.weight_decay != 0;
+  if (p.maximize) {
+    return wd ? &sgd_block<T, kMomentum, true, true> : &sgd_block<T, kMomentum, true, false>;
+  }
+  return wd ? &sgd_block<T, kMomentum, false, true> : &sgd_block<T, kMomentum, false, false>;
+}
+
 template <typename T>
 void sgd_step(char* param, const char* grad, char* momentum_buffer, int64_t n,
               const SgdStepParams& p) {
-  const bool mom = p.momentum != 0, wd = p.weight_decay != 0;
   SgdStepLoop loop;
-  if (mom) {
-    if (p.maximize) loop = wd ? &sgd_block<T, true, true, true> : &sgd_block<T, true, true, false>;
-    else loop = wd ? &sgd_block<T, true, false, true> : &sgd_block<T, true, false, false>;
+  if (p.momentum == 0) {
+    loop = pick_sgd_flags<T, 0>(p);
+  } else if (p.nesterov) {
+    loop = p.first_step ? pick_sgd_flags<T, 4>(p) : pick_sgd_flags<T, 3>(p);
   } else {
-    if (p.maximize) loop = wd ? &sgd_block<T, false, true, true> : &sgd_block<T, false, true, false>;
-    else loop = wd ? &sgd_block<T, false, false, true> : &sgd_block<T, false, false, false>;
+    loop = p.first_step ? pick_sgd_flags<T, 2>(p) : pick_sgd_flags<T, 1>(p);
   }
   loop(param, grad, momentum_buffer, n, p);
 }
