@@ -40,6 +40,21 @@ nb::tuple int_tuple(const Shape& v) {
 
 nb::handle g_size_class;
 
+void check_subclass(nb::handle type, const char* op) {
+  EMBER_CHECK(PyType_Check(type.ptr()) &&
+                  PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()),
+                                   reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr())),
+              TypeError, "[", op, "] cls must be a subclass of Tensor, not ",
+              nb::type_name(type.type()).c_str());
+}
+
+nb::object wrap_as(nb::handle type, Tensor t) {
+  nb::object inst = nb::inst_alloc(type);
+  new (nb::inst_ptr<Tensor>(inst)) Tensor(std::move(t));
+  nb::inst_mark_ready(inst);
+  return inst;
+}
+
 }  // namespace
 
 void init_tensor_class(nb::module_& m, TensorClass& cls) {
@@ -135,6 +150,39 @@ void init_tensor_class(nb::module_& m, TensorClass& cls) {
         if (dt == t.dtype() && !copy) return nb::borrow(self);
         return wrap(to_dtype(t, dt, true));
       }, nb::arg("dtype"), nb::arg("copy") = false);
+
+  // Python subclasses over an existing tensor (torch's _make_subclass / as_subclass): nn.Parameter.
+  cls.def_static("_make_subclass", [](nb::handle type, nb::handle data, bool require_grad) {
+    check_subclass(type, "_make_subclass");
+    Tensor out = alias(unwrap(data));  // shares storage, not autograd identity (a new leaf)
+    out.impl().view_base.reset();
+    nb::object inst = wrap_as(type, std::move(out));
+    if (require_grad) inst.attr("requires_grad_")(true);
+    return inst;
+  }, nb::arg("cls"), nb::arg("data"), nb::arg("require_grad") = false,
+     "An instance of `cls` sharing `data`'s storage, detached from its graph.");
+  cls.def("as_subclass", [](const Tensor& t, nb::handle type) {
+    check_subclass(type, "as_subclass");
+    return wrap_as(type, t);  // the same tensor (autograd history included) seen as `cls`
+  }, nb::arg("cls"), "This tensor (same storage and autograd history) as an instance of `cls`.");
+
+  cls.def("_set_data", [](nb::handle self, nb::handle data) {
+    // torch's `t.data = other`: self takes other's storage and geometry, keeps its autograd state.
+    const Tensor& t = unwrap(self);
+    EMBER_CHECK(nb::isinstance<Tensor>(data), TypeError,
+                "[set_data] Variable data has to be a tensor, but got ",
+                nb::type_name(data.type()).c_str());
+    const Tensor& src = unwrap(data);
+    TensorImpl& dst = t.impl();
+    const TensorImpl& from = src.impl();
+    dst.storage = from.storage;
+    dst.sizes = from.sizes;
+    dst.strides = from.strides;
+    dst.offset = from.offset;
+    dst.dtype = from.dtype;
+    dst.set_conj(from.is_conj());
+    return nb::borrow(self);
+  }, nb::arg("data"), "Replaces this tensor's data (storage and geometry) by `data`'s, in place.");
 
   // float(), long(), ...: conversions that return self when the dtype already matches.
   static const std::pair<const char*, ScalarType> conversions[] = {

@@ -131,6 +131,16 @@ class TensorBase:
 
     _to_dtype: ember_core._C.op = ...
 
+    @staticmethod
+    def _make_subclass(cls: object, data: object, require_grad: builtins.bool = False) -> object:
+        """
+        An instance of `cls` sharing `data`'s storage, detached from its graph.
+        """
+
+    as_subclass: ember_core._C.op = ...
+
+    _set_data: ember_core._C.op = ...
+
     builtins.bool: ember_core._C.op = ...
 
     byte: ember_core._C.op = ...

@@ -43,6 +43,8 @@ NON_DIFFERENTIABLE = frozenset(
         "_is_same_tensor",
         "_set_requires_grad",
         "detach",
+        # The same tensor (one TensorImpl, so the same autograd record) seen as a subclass.
+        "as_subclass",
         "bool",
         "byte",
         "char",

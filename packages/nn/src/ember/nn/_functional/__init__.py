@@ -1,0 +1,1 @@
+"""Implementations behind ``ember.nn.functional``, one file per family (re-exported there)."""
