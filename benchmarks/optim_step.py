@@ -56,8 +56,11 @@ def ember_step(kind: str, foreach: bool | None) -> float:
     ps = [ember.randn(n, requires_grad=True) for n in sizes()]
     for p in ps:
         p.grad = ember.randn(p.shape[0])
-    opt = (ember.optim.Adam(ps, foreach=foreach) if kind == "adam"
-           else ember.optim.SGD(ps, lr=0.01, momentum=0.9, foreach=foreach))
+    opt = (
+        ember.optim.Adam(ps, foreach=foreach)
+        if kind == "adam"
+        else ember.optim.SGD(ps, lr=0.01, momentum=0.9, foreach=foreach)
+    )
     return median_time(opt.step)
 
 
@@ -65,8 +68,7 @@ def torch_step(kind: str) -> float:
     ps = [torch.randn(n, requires_grad=True) for n in sizes()]
     for p in ps:
         p.grad = torch.randn(p.shape[0])
-    opt = (torch.optim.Adam(ps) if kind == "adam"
-           else torch.optim.SGD(ps, lr=0.01, momentum=0.9))
+    opt = torch.optim.Adam(ps) if kind == "adam" else torch.optim.SGD(ps, lr=0.01, momentum=0.9)
     return median_time(opt.step)
 
 
@@ -87,12 +89,16 @@ def main() -> None:
     for kind, nbytes in (("adam", 28), ("sgd_momentum", 20)):
         fused = ember_step(kind.split("_")[0], None)
         ref = ember_step(kind.split("_")[0], False)
-        line = (f"{kind:13s} ember fused {fused * 1e3:7.2f} ms ({nbytes * TOTAL / fused / 1e9:5.1f}"
-                f" GB/s)  ember op-by-op {ref * 1e3:7.2f} ms")
+        line = (
+            f"{kind:13s} ember fused {fused * 1e3:7.2f} ms ({nbytes * TOTAL / fused / 1e9:5.1f}"
+            f" GB/s)  ember op-by-op {ref * 1e3:7.2f} ms"
+        )
         if torch is not None:
             t = torch_step(kind.split("_")[0])
-            line += (f"  torch {t * 1e3:7.2f} ms ({nbytes * TOTAL / t / 1e9:5.1f} GB/s)"
-                     f"  torch/ember-fused {t / fused:4.2f}x")
+            line += (
+                f"  torch {t * 1e3:7.2f} ms ({nbytes * TOTAL / t / 1e9:5.1f} GB/s)"
+                f"  torch/ember-fused {t / fused:4.2f}x"
+            )
         print(line, flush=True)
 
 

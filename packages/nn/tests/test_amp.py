@@ -19,8 +19,10 @@ F32, BF16, F16 = ember.float32, ember.bfloat16, ember.float16
 
 def mats(n: int = 4) -> tuple[ember.Tensor, ember.Tensor]:
     rng = np.random.default_rng(0)
-    return (ember.tensor(rng.standard_normal((n, n)), dtype=F32),
-            ember.tensor(rng.standard_normal((n, n)), dtype=F32))
+    return (
+        ember.tensor(rng.standard_normal((n, n)), dtype=F32),
+        ember.tensor(rng.standard_normal((n, n)), dtype=F32),
+    )
 
 
 LOWER = [
@@ -185,7 +187,9 @@ def test_weight_cast_is_cached_within_a_region() -> None:
 
 def test_coverage_report() -> None:
     cov = ember.amp.autocast_coverage()
-    assert {"matmul", "mm", "bmm", "addmm", "baddbmm", "cat", "stack", "prod"} <= set(cov["covered"])
+    assert {"matmul", "mm", "bmm", "addmm", "baddbmm", "cat", "stack", "prod"} <= set(
+        cov["covered"]
+    )
     assert set(cov["covered"]).isdisjoint(cov["not_covered"])
 
 
@@ -277,12 +281,12 @@ def test_fp16_grads_refused_and_scale_of_structures() -> None:
     out = scaler.scale([ember.ones(1), (ember.ones(1),), {"k": ember.ones(1)}])
     assert float(out[0]) == 2.0 and float(out[1][0]) == 2.0 and float(out[2]["k"]) == 2.0
     w.grad = ember.ones(2, dtype=F16)
-    with pytest.raises(ValueError, match="Attempting to unscale FP16 gradients."):
+    with pytest.raises(ValueError, match=r"Attempting to unscale FP16 gradients\."):
         scaler.unscale_(opt)
 
 
 def test_update_new_scale_and_state_dict() -> None:
-    w, opt, scaler = scaler_setup()
+    w, _, scaler = scaler_setup()
     scaler.scale((w * w).sum())
     scaler.update(16.0)
     assert scaler.get_scale() == 16.0
@@ -291,8 +295,13 @@ def test_update_new_scale_and_state_dict() -> None:
     with pytest.raises(TypeError, match="new_scale should be a float"):
         scaler.update(3)  # type: ignore[arg-type]
     sd = scaler.state_dict()
-    assert sd == {"scale": 32.0, "growth_factor": 2.0, "backoff_factor": 0.5,
-                  "growth_interval": 2000, "_growth_tracker": 0}
+    assert sd == {
+        "scale": 32.0,
+        "growth_factor": 2.0,
+        "backoff_factor": 0.5,
+        "growth_interval": 2000,
+        "_growth_tracker": 0,
+    }
     other = GradScaler("cpu")
     other.load_state_dict(sd)
     assert other.get_scale() == 32.0
@@ -301,7 +310,7 @@ def test_update_new_scale_and_state_dict() -> None:
 
 
 def test_disabled_scaler_is_a_pass_through() -> None:
-    w, opt, _ = scaler_setup()
+    w, _, _ = scaler_setup()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scaler = GradScaler()  # torch's default device "cuda": disabled without CUDA
@@ -310,7 +319,7 @@ def test_disabled_scaler_is_a_pass_through() -> None:
     scaler = GradScaler("cpu", enabled=False)
     loss = (w * w).sum()
     assert scaler.scale(loss) is loss and scaler.get_scale() == 1.0 and scaler.state_dict() == {}
-    with pytest.raises(ValueError, match="The growth factor must be > 1.0"):
+    with pytest.raises(ValueError, match=r"The growth factor must be > 1\.0"):
         GradScaler("cpu", growth_factor=0.5)
 
 

@@ -45,5 +45,5 @@ EMBER_ALIASES = {
     "fft_irfft": ("_fft_c2r",),
 }
 
-# Policy codes of ember._C._set_autocast_ops.
+# Policy codes of _C._set_autocast_ops.
 POLICY_CODES = {"lower": 1, "fp32": 2, "promote": 3}

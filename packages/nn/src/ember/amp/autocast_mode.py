@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import ember
-from ember import _C
+import ember_core._C as _C
+from ember._tensor import Tensor
 
 from . import _op_lists
 
@@ -98,13 +99,14 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
 def get_autocast_dtype(device_type: str) -> ember.dtype:
     """The low-precision dtype autocast uses on ``device_type`` (CPU default: bfloat16)."""
     if device_type == "cpu":
-        return _C._get_autocast_dtype()
+        dtype: ember.dtype = _C._get_autocast_dtype()
+        return dtype
     if device_type == "cuda":
         return ember.float16
     raise RuntimeError(f"User specified an unsupported autocast device_type '{device_type}'")
 
 
-class autocast:  # noqa: N801 (torch's name)
+class autocast:
     """Runs matmul/conv-like ops in ``dtype`` and precision-sensitive ops in float32.
 
     Context manager and decorator, as ``torch.autocast``. Regions nest (an inner
@@ -133,9 +135,7 @@ class autocast:  # noqa: N801 (torch's name)
         cache_enabled: bool | None = None,
     ) -> None:
         if not isinstance(device_type, str):
-            raise ValueError(
-                f"Expected `device_type` of type `str`, got: `{type(device_type)}`"
-            )
+            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         self.device = device_type
         self.fast_dtype = dtype if dtype is not None else _default_dtype(device_type)
         self._cache_enabled = True if cache_enabled is None else bool(cache_enabled)
@@ -169,7 +169,8 @@ class autocast:  # noqa: N801 (torch's name)
         self.prev_dtype = _C._get_autocast_dtype()
         self.prev_cache_enabled = bool(_C._get_autocast_cache_enabled())
         _C._set_autocast_cache_enabled(self._cache_enabled)
-        _C._set_autocast_enabled(self._enabled, self.fast_dtype)
+        dtype = self.fast_dtype if self.fast_dtype in _LOW_DTYPES else self.prev_dtype
+        _C._set_autocast_enabled(self._enabled, dtype)
         _nesting.depth = getattr(_nesting, "depth", 0) + 1
 
     def __exit__(self, *exc: object) -> None:
@@ -195,7 +196,7 @@ def _default_dtype(device_type: str) -> ember.dtype:
 
 
 def _cast(value: Any, dtype: ember.dtype) -> Any:
-    if isinstance(value, ember.Tensor):
+    if isinstance(value, Tensor):
         return value.to(dtype) if value.is_floating_point() else value
     if isinstance(value, (list, tuple)):
         return type(value)(_cast(v, dtype) for v in value)

@@ -9,7 +9,8 @@ from enum import Enum
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 
 __all__ = ["GradScaler", "OptState"]
 
@@ -122,7 +123,7 @@ class GradScaler:
     def _unscale_grads_(
         self, optimizer: Any, inv_scale: Tensor, found_inf: Tensor, allow_fp16: bool
     ) -> Tensor:
-        with ember.no_grad():
+        with no_grad():
             for group in optimizer.param_groups:
                 for param in group["params"]:
                     if param.grad is None:
@@ -156,7 +157,9 @@ class GradScaler:
         }
         state["stage"] = OptState.UNSCALED
 
-    def _maybe_opt_step(self, optimizer: Any, state: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+    def _maybe_opt_step(
+        self, optimizer: Any, state: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> Any:
         if not sum(float(v) for v in state["found_inf_per_device"].values()):
             return optimizer.step(*args, **kwargs)
         return None

@@ -44,6 +44,17 @@ def _check_momentum(optimizer: Optimizer) -> bool:
     return "betas" in optimizer.defaults
 
 
+def _phase(end: float, s_lr: str, e_lr: str, s_m: str, e_m: str) -> dict[str, Any]:
+    """One phase of OneCycleLR: where it ends and which group keys it anneals between."""
+    return {
+        "end_step": end,
+        "start_lr": s_lr,
+        "end_lr": e_lr,
+        "start_momentum": s_m,
+        "end_momentum": e_m,
+    }
+
+
 def _write_momentum(group: dict[str, Any], use_beta1: bool, momentum: float) -> None:
     if use_beta1:
         group["betas"] = (momentum, *group["betas"][1:])
@@ -132,11 +143,11 @@ class CyclicLR(LRScheduler):
 
     @staticmethod
     def _triangular2_scale_fn(x: float) -> float:
-        return 1 / (2.0 ** (x - 1))
+        return float(1 / (2.0 ** (x - 1)))
 
     @staticmethod
     def _exp_range_scale_fn(gamma: float, x: float) -> float:
-        return gamma**x
+        return float(gamma**x)
 
     def get_lr(self) -> list[Any]:
         """The lr of this iteration (and the group's momentum, written in place)."""
@@ -217,7 +228,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         cos = math.cos(math.pi * self.T_cur / self.T_i)
         return [self.eta_min + (b - self.eta_min) * (1 + cos) / 2 for b in self.base_lrs]
 
-    def step(self, epoch: float | None = None) -> None:  # type: ignore[override]
+    def step(self, epoch: float | None = None) -> None:
         """Advances one epoch, or jumps to ``epoch`` (may be fractional)."""
         if epoch is None and self.last_epoch < 0:
             epoch = 0
@@ -290,41 +301,34 @@ class OneCycleLR(LRScheduler):
         else:
             raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
         n = self.total_steps
-        phase = lambda end, s_lr, e_lr, s_m, e_m: {  # noqa: E731
-            "end_step": end,
-            "start_lr": s_lr,
-            "end_lr": e_lr,
-            "start_momentum": s_m,
-            "end_momentum": e_m,
-        }
         if three_phase:
             self._schedule_phases = [
-                phase(
+                _phase(
                     float(pct_start * n) - 1,
                     "initial_lr",
                     "max_lr",
                     "max_momentum",
                     "base_momentum",
                 ),
-                phase(
+                _phase(
                     float(2 * pct_start * n) - 2,
                     "max_lr",
                     "initial_lr",
                     "base_momentum",
                     "max_momentum",
                 ),
-                phase(n - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
+                _phase(n - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
             ]
         else:
             self._schedule_phases = [
-                phase(
+                _phase(
                     float(pct_start * n) - 1,
                     "initial_lr",
                     "max_lr",
                     "max_momentum",
                     "base_momentum",
                 ),
-                phase(n - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
+                _phase(n - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
             ]
         if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")

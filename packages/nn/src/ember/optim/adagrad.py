@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
@@ -77,12 +78,12 @@ class Adagrad(Optimizer):
                 state["step"] = ember.tensor(0.0, dtype=ember.float32)
                 state["sum"] = ember.full_like(p, group["initial_accumulator_value"])
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             lr = _to_scalar(group["lr"])

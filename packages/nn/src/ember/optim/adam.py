@@ -6,7 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+import ember_core._C as _C
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
@@ -28,7 +30,7 @@ class Adam(Optimizer):
     """Adam (Kingma & Ba), with amsgrad, maximize and L2 or decoupled weight decay.
 
     The default step is one native call per dtype over every parameter of a group
-    (``ember._C._fused_adam_``: p, g, m, v read once); ``foreach=False`` runs torch's
+    (``_C._fused_adam_``: p, g, m, v read once); ``foreach=False`` runs torch's
     single-tensor algorithm op by op (same results, bit for bit on this build).
 
     Example:
@@ -117,12 +119,12 @@ class Adam(Optimizer):
             steps.append(state["step"])
         return params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = self._init_group(group)
@@ -194,7 +196,7 @@ def adam(
         )
         return
     for idx in _group_by_dtype(range(len(params)), params).values():
-        ember._C._fused_adam_(
+        _C._fused_adam_(
             [params[i] for i in idx],
             [grads[i] for i in idx],
             [exp_avgs[i] for i in idx],

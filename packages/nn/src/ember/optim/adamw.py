@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember import Tensor
+from ember._tensor import Tensor
 
 from .adam import Adam
 from .optimizer import ParamsT

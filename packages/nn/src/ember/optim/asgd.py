@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
@@ -59,12 +60,12 @@ class ASGD(Optimizer):
         _check_unsupported("ASGD", differentiable, capturable)
         super().__init__(params, defaults)
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             lr, lambd, alpha, t0 = (

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import Optimizer, ParamsT, _check_lr, _to_scalar
 
@@ -35,7 +36,7 @@ def _cubic_interpolate(
             min_pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
         else:
             min_pos = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
-        return min(max(min_pos, xmin_bound), xmax_bound)
+        return float(min(max(min_pos, xmin_bound), xmax_bound))
     return (xmin_bound + xmax_bound) / 2.0
 
 
@@ -187,7 +188,8 @@ class LBFGS(Optimizer):
             ember.zeros(p.numel(), dtype=p.dtype) if p.grad is None else p.grad.reshape(-1)
             for p in self._params
         ]
-        return ember.cat(views, 0)
+        flat: Tensor = ember.cat(views, 0)
+        return flat
 
     def _add_grad(self, step_size: float, update: Tensor) -> None:
         offset = 0
@@ -212,12 +214,12 @@ class LBFGS(Optimizer):
         self._set_param(x)
         return loss, flat_grad
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any]) -> Any:  # type: ignore[override]
         """Runs up to ``max_iter`` L-BFGS iterations; ``closure`` returns the loss (required)."""
         if closure is None:
             raise RuntimeError("LBFGS.step requires a closure that re-evaluates the model")
-        closure = ember.enable_grad()(closure)
+        closure = enable_grad()(closure)
         group = self.param_groups[0]
         lr = _to_scalar(group["lr"])
         max_iter, max_eval = group["max_iter"], group["max_eval"]

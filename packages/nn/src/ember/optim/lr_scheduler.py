@@ -19,7 +19,7 @@ from functools import wraps
 from typing import Any
 from weakref import ref
 
-from ember import Tensor
+from ember._tensor import Tensor
 
 from .optimizer import Optimizer, _to_scalar
 

@@ -16,9 +16,8 @@ from itertools import chain
 from typing import Any, TypeAlias, cast
 
 import ember
-from ember import Tensor
-
-from ._hooks import RemovableHandle
+from ember._tensor import Tensor
+from ember.nn.modules._hooks import RemovableHandle
 
 __all__ = [
     "Optimizer",
@@ -108,7 +107,8 @@ def _deepcopy(value: Any) -> Any:
 
 def _new_step() -> Tensor:
     """A fresh step counter: torch keeps it as a float32 0-d tensor on the CPU."""
-    return ember.tensor(0.0, dtype=ember.float32)
+    step: Tensor = ember.tensor(0.0, dtype=ember.float32)
+    return step
 
 
 def _check_lr(lr: Any) -> None:
@@ -171,7 +171,7 @@ class Optimizer:
         >>> class PlainSGD(ember.optim.Optimizer):
         ...     def __init__(self, params, lr=0.1):
         ...         super().__init__(params, {"lr": lr})
-        ...     @ember.no_grad()
+        ...     @no_grad()
         ...     def step(self, closure=None):
         ...         for g in self.param_groups:
         ...             for p in g["params"]:
@@ -498,7 +498,7 @@ class Optimizer:
                     + _typename(param)
                 )
             if not self.defaults.get("differentiable", None) and not (
-                param.is_leaf or param.retains_grad
+                param.is_leaf or getattr(param, "retains_grad", False)
             ):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
@@ -66,12 +67,12 @@ class RAdam(Optimizer):
         _check_unsupported("RAdam", differentiable, capturable)
         super().__init__(params, defaults)
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             lr, eps, wd = _to_scalar(group["lr"]), group["eps"], group["weight_decay"]

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import Optimizer, ParamsT, _check_lr, _check_unsupported, _new_step, _to_scalar
 
@@ -48,12 +49,12 @@ class Rprop(Optimizer):
         _check_unsupported("Rprop", differentiable, capturable)
         super().__init__(params, defaults)
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             etaminus, etaplus = group["etas"]

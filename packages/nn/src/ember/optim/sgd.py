@@ -6,7 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
-from ember import Tensor
+import ember_core._C as _C
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
@@ -26,7 +28,7 @@ class SGD(Optimizer):
     """Stochastic gradient descent, optionally with momentum (torch's update rule).
 
     By default the step runs as one native call per dtype over every parameter of a group
-    (``ember._C._fused_sgd_``); ``foreach=False`` runs the op-by-op reference algorithm.
+    (``_C._fused_sgd_``); ``foreach=False`` runs the op-by-op reference algorithm.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -80,12 +82,12 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
-    @ember.no_grad()
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
         loss = None
         if closure is not None:
-            with ember.enable_grad():
+            with enable_grad():
                 loss = closure()
         for group in self.param_groups:
             params: list[Tensor] = []
@@ -162,14 +164,14 @@ def sgd(
         ps = [params[i] for i in idx]
         gs = [grads[i] for i in idx]
         if momentum == 0:
-            ember._C._fused_sgd_(ps, gs, [], [], **kw)
+            _C._fused_sgd_(ps, gs, [], [], **kw)
             continue
         new = [momentum_buffer_list[i] is None for i in idx]
         for i in idx:
             if momentum_buffer_list[i] is None:
                 momentum_buffer_list[i] = ember.empty_like(params[i])
         bs = [momentum_buffer_list[i] for i in idx]
-        ember._C._fused_sgd_(ps, gs, bs, new, **kw)
+        _C._fused_sgd_(ps, gs, bs, new, **kw)
 
 
 def _sgd_reference(

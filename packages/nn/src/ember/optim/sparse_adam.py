@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from ember import Tensor
+from ember._tensor import Tensor
 
 from .optimizer import Optimizer, ParamsT
 

@@ -11,7 +11,8 @@ from copy import deepcopy
 from typing import Any, Literal
 
 import ember
-from ember import Tensor
+from ember._grad_mode import no_grad
+from ember._tensor import Tensor
 from ember.nn import Module
 
 from .lr_scheduler import LRScheduler, _format_param
@@ -46,7 +47,7 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[ParamList, ParamList
     """
     _check_decay(decay)
 
-    @ember.no_grad()
+    @no_grad()
     def ema_update(ema_params: ParamList, current: ParamList, _: Any) -> None:
         for p_ema, p_model in zip(ema_params, current, strict=True):
             if p_ema.is_floating_point() or p_ema.is_complex():
@@ -60,14 +61,15 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[ParamList, ParamList
 def get_swa_multi_avg_fn() -> Callable[[ParamList, ParamList, Any], None]:
     """In-place running mean over lists: ``avg += (current - avg) / (n + 1)``."""
 
-    @ember.no_grad()
+    @no_grad()
     def swa_update(averaged: ParamList, current: ParamList, num_averaged: Any) -> None:
         n = float(num_averaged)
         for p_avg, p_model in zip(averaged, current, strict=True):
             if p_avg.is_floating_point() or p_avg.is_complex():
                 p_avg.lerp_(p_model, 1 / (n + 1))
             else:
-                p_avg.add_(p_model - p_avg, alpha=1.0 / (n + 1))
+                # Integer buffers (num_batches_tracked): torch's integer addcdiv truncates.
+                p_avg.add_(ember.div(p_model - p_avg, int(n) + 1, rounding_mode="trunc"))
 
     return swa_update
 
@@ -76,9 +78,10 @@ def get_ema_avg_fn(decay: float = 0.999) -> Callable[[Tensor, Tensor, Any], Tens
     """EMA of one tensor: returns ``decay * ema + (1 - decay) * current``."""
     _check_decay(decay)
 
-    @ember.no_grad()
+    @no_grad()
     def ema_update(ema_param: Tensor, current_param: Tensor, num_averaged: Any) -> Tensor:
-        return decay * ema_param + (1 - decay) * current_param
+        out: Tensor = decay * ema_param + (1 - decay) * current_param
+        return out
 
     return ema_update
 
@@ -86,11 +89,23 @@ def get_ema_avg_fn(decay: float = 0.999) -> Callable[[Tensor, Tensor, Any], Tens
 def get_swa_avg_fn() -> Callable[[Tensor, Tensor, Any], Tensor]:
     """Running mean of one tensor: returns ``avg + (current - avg) / (n + 1)``."""
 
-    @ember.no_grad()
+    @no_grad()
     def swa_update(averaged_param: Tensor, current_param: Tensor, num_averaged: Any) -> Tensor:
-        return averaged_param + (current_param - averaged_param) / (num_averaged + 1)
+        out: Tensor = averaged_param + (current_param - averaged_param) / (num_averaged + 1)
+        return out
 
     return swa_update
+
+
+def _deepcopy_module(model: Module) -> Module:
+    """deepcopy(model); tensors without __deepcopy__ (plain buffers, until ember-tensor has it)
+    are cloned into the memo first, so the copy shares nothing with ``model``."""
+    memo: dict[int, Any] = {}
+    for t in itertools.chain(model.parameters(), model.buffers()):
+        if not hasattr(type(t), "__deepcopy__"):
+            memo[id(t)] = t.detach().clone().requires_grad_(t.requires_grad)
+    copied: Module = deepcopy(model, memo)
+    return copied
 
 
 class AveragedModel(Module):
@@ -124,10 +139,10 @@ class AveragedModel(Module):
         super().__init__()
         if avg_fn is not None and multi_avg_fn is not None:
             raise AssertionError("Only one of avg_fn and multi_avg_fn should be provided")
-        self.module = deepcopy(model)
+        self.module = _deepcopy_module(model)
         if device is not None:
             self.module = self.module.to(device)
-        self.register_buffer("n_averaged", ember.tensor(0, dtype=ember.long))
+        self.register_buffer("n_averaged", ember.tensor(0, dtype=ember.int64))
         self.avg_fn = avg_fn
         self.multi_avg_fn = multi_avg_fn
         self.use_buffers = use_buffers
@@ -171,7 +186,7 @@ class AveragedModel(Module):
         self.n_averaged += 1
 
 
-@ember.no_grad()
+@no_grad()
 def update_bn(loader: Iterable[Any], model: Module, device: Any = None) -> None:
     """Recomputes the BatchNorm running statistics of ``model`` with one pass over ``loader``.
 
@@ -260,7 +275,9 @@ class SWALR(LRScheduler):
         prev_lrs = [self._get_initial_lr(g["lr"], g["swa_lr"], prev_alpha) for g in groups]
         t = max(0, min(1, step / max(1, self.anneal_epochs)))
         alpha = self.anneal_func(t)
-        return [g["swa_lr"] * alpha + lr * (1 - alpha) for g, lr in zip(groups, prev_lrs, strict=True)]
+        return [
+            g["swa_lr"] * alpha + lr * (1 - alpha) for g, lr in zip(groups, prev_lrs, strict=True)
+        ]
 
     def _set_anneal_func(self, anneal_strategy: str) -> None:
         self._anneal_strategy = anneal_strategy
