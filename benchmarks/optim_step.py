@@ -64,11 +64,16 @@ def ember_step(kind: str, foreach: bool | None) -> float:
     return median_time(opt.step)
 
 
-def torch_step(kind: str) -> float:
+def torch_step(kind: str, **flags: bool) -> float:
+    # No flags: torch's default, which for CPU tensors is the single-tensor loop (torch picks
+    # foreach only on CUDA-like devices); foreach=True and fused=True are its other CPU paths.
     ps = [torch.randn(n, requires_grad=True) for n in sizes()]
     for p in ps:
         p.grad = torch.randn(p.shape[0])
-    opt = torch.optim.Adam(ps) if kind == "adam" else torch.optim.SGD(ps, lr=0.01, momentum=0.9)
+    if kind == "adam":
+        opt = torch.optim.Adam(ps, **flags)
+    else:
+        opt = torch.optim.SGD(ps, lr=0.01, momentum=0.9, **flags)
     return median_time(opt.step)
 
 
@@ -93,13 +98,20 @@ def main() -> None:
             f"{kind:13s} ember fused {fused * 1e3:7.2f} ms ({nbytes * TOTAL / fused / 1e9:5.1f}"
             f" GB/s)  ember op-by-op {ref * 1e3:7.2f} ms"
         )
-        if torch is not None:
-            t = torch_step(kind.split("_")[0])
-            line += (
-                f"  torch {t * 1e3:7.2f} ms ({nbytes * TOTAL / t / 1e9:5.1f} GB/s)"
-                f"  torch/ember-fused {t / fused:4.2f}x"
-            )
         print(line, flush=True)
+        if torch is None:
+            continue
+        for label, flags in (
+            ("default", {}),
+            ("foreach", {"foreach": True}),
+            ("fused", {"fused": True}),
+        ):
+            t = torch_step(kind.split("_")[0], **flags)
+            print(
+                f"{'':13s} torch {label:7s} {t * 1e3:7.2f} ms "
+                f"({nbytes * TOTAL / t / 1e9:5.1f} GB/s)  torch/ember-fused {t / fused:5.2f}x",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
