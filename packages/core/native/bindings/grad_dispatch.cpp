@@ -14,6 +14,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "autocast_dispatch.h"
 #include "conj_dispatch.h"
 #include "python_api.h"
 
@@ -47,6 +48,8 @@ struct GradDispatch {
   // What the recorder calls to run the op: a dispatcher that never records but resolves
   // conjugate views (autograd records on the caller's tensors; the kernel sees the values).
   PyObject* resolver;
+  AutocastPolicy autocast;  // set by ember.amp (_set_autocast_ops)
+  PyObject* unbound;        // a bound dispatcher's class-level op (for autocast), or null
 };
 
 std::vector<GradDispatch*>& all_dispatchers() {
@@ -170,6 +173,10 @@ PyObject* dispatch_vectorcall(PyObject* callable, PyObject* const* args, size_t 
                               PyObject* kwnames) {
   auto* d = reinterpret_cast<GradDispatch*>(callable);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (d->autocast != AutocastPolicy::kNone &&
+      g_autocast_threads.load(std::memory_order_relaxed) > 0 && autocast_active()) {
+    return autocast_call(callable, d->unbound, d->autocast, d->self, args, nargs, kwnames);
+  }
   if (g_recorder && d->recorded && needs_recording(d->self, args, nargs, kwnames)) {
     PyObject* dest = d->self ? d->self : (nargs > 0 ? args[0] : nullptr);
     if (d->conj.inplace && dest && PyObject_TypeCheck(dest, g_tensor_type) &&
@@ -207,6 +214,8 @@ GradDispatch* new_dispatcher(PyObject* func, PyObject* name, PyObject* self, boo
   d->recorded = recorded;
   d->conj = conj;
   d->resolver = resolver ? Py_NewRef(resolver) : nullptr;
+  d->autocast = AutocastPolicy::kNone;
+  d->unbound = nullptr;
   PyObject_GC_Track(reinterpret_cast<PyObject*>(d));
   return d;
 }
@@ -216,6 +225,7 @@ int dispatch_traverse(PyObject* o, visitproc visit, void* arg) {
   Py_VISIT(d->func);
   Py_VISIT(d->self);
   Py_VISIT(d->resolver);
+  Py_VISIT(d->unbound);
   Py_VISIT(Py_TYPE(o));
   return 0;
 }
@@ -224,6 +234,7 @@ int dispatch_clear(PyObject* o) {
   auto* d = reinterpret_cast<GradDispatch*>(o);
   Py_CLEAR(d->self);
   Py_CLEAR(d->resolver);
+  Py_CLEAR(d->unbound);
   return 0;
 }
 
@@ -234,6 +245,7 @@ void dispatch_dealloc(PyObject* o) {
   Py_CLEAR(d->name);
   Py_CLEAR(d->self);
   Py_CLEAR(d->resolver);
+  Py_CLEAR(d->unbound);
   PyTypeObject* type = Py_TYPE(o);
   PyObject_GC_Del(o);
   Py_DECREF(type);
@@ -246,7 +258,12 @@ PyObject* dispatch_descr_get(PyObject* o, PyObject* inst, PyObject*) {
   if (inst == nullptr || d->self != nullptr) return Py_NewRef(o);
   PyObject* bound = reinterpret_cast<PyObject*>(
       new_dispatcher(d->func, d->name, inst, false, d->conj, d->resolver));
-  if (bound) reinterpret_cast<GradDispatch*>(bound)->recorded = d->recorded;
+  if (bound) {
+    auto* b = reinterpret_cast<GradDispatch*>(bound);
+    b->recorded = d->recorded;
+    b->autocast = d->autocast;
+    if (d->autocast != AutocastPolicy::kNone) b->unbound = Py_NewRef(o);
+  }
   return bound;
 }
 
@@ -334,6 +351,15 @@ void set_recorder(nb::handle recorder, const std::unordered_set<std::string>& na
   }
 }
 
+// ember.amp's op lists: name -> policy (1 lower precision, 2 float32, 3 promote; 0 clears).
+void set_autocast_ops(const nb::dict& policies) {
+  for (GradDispatch* d : all_dispatchers()) {
+    d->autocast = AutocastPolicy::kNone;
+    PyObject* p = PyDict_GetItem(policies.ptr(), d->name);
+    if (p) d->autocast = static_cast<AutocastPolicy>(PyLong_AsLong(p));
+  }
+}
+
 // The autograd record hangs off the TensorImpl as an opaque handle; dropping the last
 // reference to the impl must release the Python object with the GIL held.
 struct PyHandleDeleter {
@@ -358,6 +384,9 @@ void init_grad_dispatch(nb::module_& m, TensorClass& cls) {
   m.def("_set_grad_recorder", &set_recorder, nb::arg("recorder").none(), nb::arg("names"),
         "Registers ember.autograd's recorder for the named ops (None unregisters).");
   m.def("_has_grad_recorder", [] { return g_recorder != nullptr; });
+  m.def("_set_autocast_ops", &set_autocast_ops, nb::arg("policies"),
+        "Marks the ops autocast casts: {name: 1 lower precision | 2 float32 | 3 promote}.");
+  init_autocast(m, cls);
 
   cls.def_prop_ro("requires_grad", [](const Tensor& t) { return t.impl().requires_grad; },
                   "Whether gradients are recorded for this tensor (needs ember-autograd).")

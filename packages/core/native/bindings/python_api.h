@@ -98,6 +98,7 @@ void init_select(nb::module_& m, TensorClass& cls);
 void init_random2(nb::module_& m, TensorClass& cls);
 void init_interop(nb::module_& m, TensorClass& cls);
 void init_linalg_lapack(nb::module_& m);
+void init_optim(nb::module_& m);
 void init_cuda(nb::module_& m);
 void init_fft(nb::module_& m);
 void init_complex(nb::module_& m, TensorClass& cls);

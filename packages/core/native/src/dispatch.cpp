@@ -11,11 +11,13 @@
   void fill_binary(KernelTable&);               \
   void fill_reduce(KernelTable&);               \
   void fill_cast(KernelTable&);                 \
+  void fill_optim(KernelTable&);                \
   inline void fill_all(KernelTable& t) {        \
     fill_unary(t);                              \
     fill_binary(t);                             \
     fill_reduce(t);                             \
     fill_cast(t);                               \
+    fill_optim(t);                              \
   }                                             \
   }
 EMBER_DECLARE_FILLERS(baseline)

@@ -86,3 +86,13 @@ def _load_autograd() -> None:
 
 
 _load_autograd()
+
+
+def __getattr__(name: str) -> object:
+    # ember.optim / ember.amp / ember.autocast (ember-nn) are imported on first use, as in torch.
+    if name in ("autocast", "is_autocast_enabled", "get_autocast_dtype", "optim", "amp"):
+        mod = importlib.import_module(
+            "ember.amp" if name not in ("optim", "amp") else "ember." + name
+        )
+        return mod if name in ("optim", "amp") else getattr(mod, name)
+    raise AttributeError(f"module 'ember' has no attribute {name!r}")

@@ -58,6 +58,24 @@ constexpr int kBinaryCount = static_cast<int>(BinaryOp::kCount);
 constexpr int kCompareCount = static_cast<int>(CompareOp::kCount);
 constexpr int kReduceCount = static_cast<int>(ReduceOp::kCount);
 
+// Fused optimizer steps over one contiguous block of a parameter (kernels/cpu/optim.cpp). The
+// front-end (src/ops_optim.cpp) folds the per-tensor step count into step_size/bias_correction2.
+struct AdamStepParams {
+  double lr, beta1, beta2, weight_decay, eps;
+  double step_size;               // lr / (1 - beta1^step)
+  double bias_correction2_sqrt;   // sqrt(1 - beta2^step)
+  bool amsgrad, maximize, decoupled;
+};
+using AdamStepLoop = void (*)(char* param, const char* grad, char* exp_avg, char* exp_avg_sq,
+                              char* max_exp_avg_sq, int64_t n, const AdamStepParams& p);
+struct SgdStepParams {
+  double lr, momentum, dampening, weight_decay;
+  bool nesterov, maximize;
+  bool first_step;  // the momentum buffer is new: it becomes a copy of the gradient
+};
+using SgdStepLoop = void (*)(char* param, const char* grad, char* momentum_buffer, int64_t n,
+                             const SgdStepParams& p);
+
 struct KernelTable {
   Loop1d unary[kUnaryCount][kNumScalarTypes] = {};
   Loop1d predicate[kPredicateCount][kNumScalarTypes] = {};
@@ -68,6 +86,8 @@ struct KernelTable {
   Loop1d cast[kNumScalarTypes][kNumScalarTypes] = {};  // [to][from]
   Loop1d where[kNumScalarTypes] = {};        // data: out, cond(bool), a, b
   Loop1d lerp_tensor[kNumScalarTypes] = {};  // data: out, start, end, weight
+  AdamStepLoop adam_step[kNumScalarTypes] = {};  // float32 and float64 only
+  SgdStepLoop sgd_step[kNumScalarTypes] = {};
 };
 
 const KernelTable& cpu_kernels();

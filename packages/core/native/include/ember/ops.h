@@ -21,3 +21,4 @@
 #include "ember/ops/random2.h"
 #include "ember/ops/complex.h"
 #include "ember/ops/conv.h"
+#include "ember/ops/optim.h"

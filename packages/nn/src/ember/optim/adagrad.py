@@ -1,0 +1,104 @@
+"""Adagrad with lr_decay and an initial accumulator value (torch.optim.Adagrad)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ember
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
+
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_fused_foreach,
+    _check_lr,
+    _check_unsupported,
+    _get_value,
+    _to_scalar,
+)
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Adagrad (Duchi et al.): per-element learning rates from the sum of squared gradients.
+
+    Its state is created at construction (``state['sum']`` filled with
+    ``initial_accumulator_value``), as in torch.
+
+    Example:
+        >>> w = ember.zeros(3, requires_grad=True)
+        >>> opt = ember.optim.Adagrad([w], lr=0.1, lr_decay=1e-3)
+    """
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float | Tensor = 1e-2,
+        lr_decay: float = 0,
+        weight_decay: float = 0,
+        initial_accumulator_value: float = 0,
+        eps: float = 1e-10,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        _check_lr(lr)
+        if not lr_decay >= 0.0:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not initial_accumulator_value >= 0.0:
+            raise ValueError(
+                f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
+            )
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = dict(
+            lr=lr,
+            lr_decay=lr_decay,
+            eps=eps,
+            weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            fused=fused,
+        )
+        _check_fused_foreach(fused, foreach, differentiable)
+        _check_unsupported("Adagrad", differentiable)
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = ember.tensor(0.0, dtype=ember.float32)
+                state["sum"] = ember.full_like(p, group["initial_accumulator_value"])
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr = _to_scalar(group["lr"])
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                state = self.state[param]
+                step_t, state_sum = state["step"], state["sum"]
+                step_t += 1
+                step = _get_value(step_t)
+                grad = param.grad if not group["maximize"] else -param.grad
+                if group["weight_decay"] != 0:
+                    grad = grad.add(param, alpha=group["weight_decay"])
+                clr = lr / (1 + (step - 1) * group["lr_decay"])
+                state_sum.addcmul_(grad, grad, value=1)
+                std = state_sum.sqrt().add_(group["eps"])
+                param.addcdiv_(grad, std, value=-clr)
+        return loss

@@ -1,0 +1,95 @@
+"""Adamax: Adam with the infinity norm (torch.optim.Adamax)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ember
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
+
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_lr,
+    _check_unsupported,
+    _get_value,
+    _new_step,
+    _to_scalar,
+)
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    """Adamax (Kingma & Ba, section 7): the second moment is a running maximum of ``|g|``.
+
+    Example:
+        >>> w = ember.zeros(3, requires_grad=True)
+        >>> opt = ember.optim.Adamax([w], lr=2e-3)
+    """
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float | Tensor = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        _check_lr(lr)
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(
+            lr=lr,
+            betas=betas,
+            eps=eps,
+            weight_decay=weight_decay,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            capturable=capturable,
+        )
+        _check_unsupported("Adamax", differentiable, capturable)
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, eps = _to_scalar(group["lr"]), group["eps"]
+            beta1, beta2 = group["betas"]
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                state = self.state[param]
+                if len(state) == 0:
+                    state["step"] = _new_step()
+                    state["exp_avg"] = ember.zeros_like(param)
+                    state["exp_inf"] = ember.zeros_like(param)
+                exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
+                grad = param.grad if not group["maximize"] else -param.grad
+                step_t += 1
+                if group["weight_decay"] != 0:
+                    grad = grad.add(param, alpha=group["weight_decay"])
+                exp_avg.lerp_(grad, 1 - beta1)
+                ember.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+                clr = lr / (1 - beta1 ** _get_value(step_t))
+                param.addcdiv_(exp_avg, exp_inf, value=-clr)
+        return loss

@@ -1,0 +1,101 @@
+"""ASGD: averaged stochastic gradient descent (torch.optim.ASGD)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ember
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
+
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_lr,
+    _check_unsupported,
+    _get_value,
+    _new_step,
+    _to_scalar,
+)
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    """Averaged SGD (Polyak & Juditsky); ``state['ax']`` holds the running average.
+
+    Example:
+        >>> w = ember.zeros(3, requires_grad=True)
+        >>> opt = ember.optim.ASGD([w], lr=0.01, t0=10)
+    """
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float | Tensor = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        _check_lr(lr)
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(
+            lr=lr,
+            lambd=lambd,
+            alpha=alpha,
+            t0=t0,
+            weight_decay=weight_decay,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            capturable=capturable,
+        )
+        _check_unsupported("ASGD", differentiable, capturable)
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, lambd, alpha, t0 = (
+                _to_scalar(group["lr"]),
+                group["lambd"],
+                group["alpha"],
+                group["t0"],
+            )
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                state = self.state[param]
+                if len(state) == 0:
+                    state["step"] = _new_step()
+                    state["eta"] = ember.tensor(float(lr), dtype=ember.float32)
+                    state["mu"] = ember.ones((), dtype=ember.float32)
+                    state["ax"] = ember.zeros_like(param)
+                grad = param.grad if not group["maximize"] else -param.grad
+                mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
+                step_t += 1
+                if group["weight_decay"] != 0:
+                    grad = grad.add(param, alpha=group["weight_decay"])
+                eta_value = _get_value(eta)
+                param.mul_(1 - lambd * eta_value)
+                param.add_(grad, alpha=-eta_value)
+                if mu.item() != 1:
+                    ax.add_(param.sub(ax).mul_(mu))
+                else:
+                    ax.copy_(param)
+                step = _get_value(step_t)
+                eta.copy_(ember.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+                mu.copy_(ember.as_tensor(1 / max(1, step - t0)))
+        return loss

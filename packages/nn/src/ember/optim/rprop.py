@@ -1,0 +1,82 @@
+"""Rprop: resilient backpropagation (torch.optim.Rprop)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ember
+from ember._grad_mode import enable_grad, no_grad
+from ember._tensor import Tensor
+
+from .optimizer import Optimizer, ParamsT, _check_lr, _check_unsupported, _new_step, _to_scalar
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    """Rprop (Riedmiller & Braun): per-element step sizes grown/shrunk by the gradient's sign.
+
+    Example:
+        >>> w = ember.zeros(3, requires_grad=True)
+        >>> opt = ember.optim.Rprop([w], lr=0.01, etas=(0.5, 1.2))
+    """
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float | Tensor = 1e-2,
+        etas: tuple[float, float] = (0.5, 1.2),
+        step_sizes: tuple[float, float] = (1e-6, 50),
+        *,
+        capturable: bool = False,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        _check_lr(lr)
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = dict(
+            lr=lr,
+            etas=etas,
+            step_sizes=step_sizes,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            capturable=capturable,
+        )
+        _check_unsupported("Rprop", differentiable, capturable)
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Performs one step; ``closure`` re-evaluates the model and returns the loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            etaminus, etaplus = group["etas"]
+            step_size_min, step_size_max = group["step_sizes"]
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                state = self.state[param]
+                if len(state) == 0:
+                    state["step"] = _new_step()
+                    state["prev"] = ember.zeros_like(param)
+                    state["step_size"] = ember.full_like(param.grad, _to_scalar(group["lr"]))
+                grad = param.grad if not group["maximize"] else -param.grad
+                prev, step_size = state["prev"], state["step_size"]
+                state["step"] += 1
+                sign = grad.mul(prev).sign()
+                sign[sign.gt(0)] = etaplus
+                sign[sign.lt(0)] = etaminus
+                sign[sign.eq(0)] = 1
+                step_size.mul_(sign).clamp_(step_size_min, step_size_max)
+                grad = grad.clone()
+                grad[sign.eq(etaminus)] = 0
+                param.addcmul_(grad.sign(), step_size, value=-1)
+                prev.copy_(grad)
+        return loss
