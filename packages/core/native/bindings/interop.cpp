@@ -366,6 +366,21 @@ void init_interop(nb::module_& m, TensorClass& cls) {
       },
       nb::arg("tensor"), "The tensor's whole storage as a 1-d uint8 tensor (no copy).");
   m.def(
+      "_as_subclass",
+      [](const Tensor& t, nb::handle cls) {
+        EMBER_CHECK(PyType_Check(cls.ptr()) &&
+                        PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()),
+                                         reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr())),
+                    TypeError, "[_as_subclass] expected a subclass of Tensor, got ",
+                    nb::repr(cls).c_str());
+        nb::object inst = nb::inst_alloc(cls);
+        new (nb::inst_ptr<Tensor>(inst)) Tensor(t);  // shares the TensorImpl (and its grad state)
+        nb::inst_mark_ready(inst);
+        return inst;
+      },
+      nb::arg("tensor"), nb::arg("cls"),
+      "A new Python object of class `cls` for the same tensor (copy, pickle, legacy constructors).");
+  m.def(
       "_view_storage",
       [](const Tensor& base, nb::handle dtype, nb::handle size, nb::handle stride,
          int64_t storage_offset) {

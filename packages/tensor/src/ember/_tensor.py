@@ -6,7 +6,7 @@ import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ember import _vector_ops
+from ember import _tensor_pickle, _vector_ops
 from ember._device import DeviceLike, _as_device, _check_cpu, device
 from ember._tensor_str import tensor_repr
 from ember_core import _C
@@ -84,6 +84,14 @@ class Tensor(_C.TensorBase):
         if self.dim() == 0 and type(self) is Tensor:
             return format(self.item(), format_spec)
         return object.__format__(self, format_spec)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[Any, ...]]:
+        # Overridable: multiprocessing's ForkingPickler registers its own reduction for tensors.
+        return _tensor_pickle.reduce_tensor(self, protocol)
+
+    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
+        result: Tensor = _tensor_pickle.deepcopy_tensor(self, memo)
+        return result
 
     @property
     def device(self) -> device:
