@@ -277,6 +277,13 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   return t;
 }
 
+// As torch: an array sharing memory with a tensor that requires grad would escape autograd.
+void check_no_grad(nb::handle self) {
+  EMBER_CHECK(!unwrap(self).impl().requires_grad, RuntimeError,
+              "[numpy] Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+              "instead.");
+}
+
 }  // namespace
 
 void init_numpy(nb::module_& m, TensorClass& cls) {
@@ -288,9 +295,11 @@ void init_numpy(nb::module_& m, TensorClass& cls) {
   }, nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
   cls.def("numpy", [](nb::handle self, bool force) -> nb::object {
     if (force) return to_numpy(wrap(clone(unwrap(self))));
+    check_no_grad(self);
     return to_numpy(self);
   }, nb::kw_only(), nb::arg("force") = false);
   cls.def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
+    check_no_grad(self);
     nb::object array = to_numpy(self);
     if (!dtype.is_none()) {
       try {

@@ -127,6 +127,8 @@ def reduce_tensor(t: Any, protocol: int) -> tuple[Any, tuple[Any, ...]]:
 
 def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
     """``Tensor.__deepcopy__``: copies the storage once per ``memo`` (views stay views of it)."""
+    if not isinstance(memo, dict):
+        raise TypeError(f"[deepcopy] memo must be a dict, got {type(memo).__name__}")
     if not t.is_leaf:
         raise RuntimeError(_NON_LEAF_DEEPCOPY)
     if id(t) in memo:
