@@ -109,6 +109,13 @@ void fill_buffer(PyObject* self, Py_buffer* view, int flags) {
 
 int tensor_getbuffer(PyObject* self, Py_buffer* view, int flags) {
   view->obj = nullptr;
+  // As numpy() (and torch): memory shared with a tensor that requires grad escapes autograd.
+  if (nb::inst_ptr<Tensor>(nb::handle(self))->impl().requires_grad) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "[numpy] Can't call numpy() on Tensor that requires grad. Use "
+                    "tensor.detach().numpy() instead.");
+    return -1;
+  }
   try {
     fill_buffer(self, view, flags);
     return 0;

@@ -192,7 +192,8 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
   } else if (has_float_slot(h)) {
     kind = std::max(kind, Kind::Float);
   } else {
-    throw TypeError(str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
+    throw TypeValueError(
+        str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
   }
 }
 
@@ -222,7 +223,7 @@ void fill_elements(nb::handle h, T*& out) {
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     bool overflow = false;
     const std::optional<int64_t> index = index_value(h, &overflow);
-    EMBER_CHECK(!overflow, RuntimeError, "[tensor] Overflow when unpacking long: ",
+    EMBER_CHECK(!overflow, RuntimeValueError, "[tensor] Overflow when unpacking long: ",
                 nb::str(h).c_str(), " does not fit in int64");
     EMBER_CHECK(index.has_value(), TypeError, "[tensor] could not convert ",
                 nb::type_name(h.type()).c_str(), " to an int");

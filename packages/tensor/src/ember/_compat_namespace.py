@@ -26,6 +26,7 @@ from ember._legacy import (
     ShortTensor,
     typename,
 )
+from ember._matrix_functions import matrix_exp
 from ember._memory_format import (
     channels_last,
     channels_last_3d,
@@ -66,6 +67,7 @@ __all__ = [
     "is_deterministic_algorithms_warn_only_enabled",
     "isin",
     "layout",
+    "matrix_exp",
     "memory_format",
     "nan",
     "newaxis",

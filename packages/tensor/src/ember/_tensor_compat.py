@@ -172,6 +172,12 @@ class TensorCompat:
             raise TypeError(f"[type_as] expected a Tensor, got {type(other).__name__}")
         return _legacy.type_convert(self, other.dtype, "type_as")
 
+    def matrix_exp(self) -> Any:
+        """See :func:`ember.linalg.matrix_exp`."""
+        from ember._matrix_functions import matrix_exp
+
+        return matrix_exp(self)
+
     def untyped_storage(self) -> UntypedStorage:
         """The storage's bytes, shared with this tensor and all its views."""
         return UntypedStorage(self)
