@@ -73,7 +73,7 @@ def solve_triangular(
     A: Any,
     B: Any,
     *,
-    upper: bool,
+    upper: bool | None = None,
     left: bool = True,
     unitriangular: bool = False,
     out: object = None,
@@ -90,6 +90,8 @@ def solve_triangular(
     """
     op = "linalg.solve_triangular"
     A, B = check_tensor(A, op), check_tensor(B, op, "B")
+    if upper is None:  # required, as in torch (a default only to name the op in the error)
+        raise TypeError(f"[{op}] missing the required keyword argument 'upper'")
     upper = check_bool(upper, op, "upper")
     left = check_bool(left, op, "left")
     unitriangular = check_bool(unitriangular, op, "unitriangular")
