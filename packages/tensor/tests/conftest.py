@@ -54,6 +54,7 @@ TOLERANCES = {
 
 def to_numpy(t: ember.Tensor) -> np.ndarray:
     """A copy of an ember tensor as a numpy array (bfloat16 widened to float32)."""
+    t = t.detach()  # numpy() refuses tensors that require grad, as torch
     if t.dtype == ember.bfloat16:
         t = t.float()
     return np.array(t.resolve_conj().numpy(), copy=True)  # numpy() refuses conjugate views

@@ -285,7 +285,7 @@ def test_ember_files_are_valid_for_the_safetensors_library(tmp_path: Path) -> No
 def test_save_rejects_unsupported_objects(tmp_path: Path) -> None:
     path = tmp_path / "x"
     raises(TypeError, "save", lambda: ember.save({"a": [object()]}, path), "object", "a.0")
-    raises(TypeError, "save", lambda: ember.save(np.ones(2), path), "ndarray")
+    raises(TypeError, "save", lambda: ember.save(np.array([None]), path), "ndarray")
     raises(TypeError, "save", lambda: ember.save({(1, 2): 1}, path), "dict keys")
     raises(ValueError, "save", lambda: ember.save(["\ud800"], path), "surrogate")
     loop: list[Any] = []
@@ -306,7 +306,7 @@ def test_load_argument_checks(tmp_path: Path) -> None:
     raises(RuntimeError, "load", lambda: ember.load(path, map_location="cuda"), "cuda")
     raises(NotImplementedError, "load", lambda: ember.load(path, map_location=lambda s, loc: s))
     raises(TypeError, "load", lambda: ember.load(path, map_location=3))
-    raises(TypeError, "load", lambda: ember.load(path, weights_only=None))  # type: ignore[arg-type]
+    raises(TypeError, "load", lambda: ember.load(path, weights_only="no"))  # type: ignore[arg-type]
     raises(TypeError, "load", lambda: ember.load(3.5))  # type: ignore[arg-type]
     with pytest.raises(FileNotFoundError):
         ember.load(tmp_path / "missing")

@@ -6,6 +6,7 @@ crash, a hang, a huge allocation, another exception type or code running from th
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import pickle
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch_pickles as tp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,17 +237,178 @@ def test_pickles_are_refused_with_an_explanation(protocol: int) -> None:
     rejects(raw, "pickle")
 
 
-def test_torch_style_zip_checkpoint_is_refused() -> None:
+def test_torch_style_zip_with_a_reduce_gadget_is_refused() -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("archive/data.pkl", pickle.dumps({"w": Boom()}, protocol=2))
         archive.writestr("archive/version", "3\n")
-    rejects(buffer.getvalue(), "zip archive", "never unpickles")
+    rejects(buffer.getvalue(), "weights-only load refused", "_pytest.outcomes")
 
 
-def test_real_torch_checkpoint_is_refused(tmp_path: Path) -> None:
-    torch = pytest.importorskip("torch")
-    path = tmp_path / "model.pt"
-    torch.save({"w": torch.ones(2)}, path)
-    with pytest.raises(ValueError, match="never unpickles"):
-        ember.load(path)
+# ---- hostile torch checkpoints: the restricted unpickler and the archive checks.
+
+F32 = struct.pack("<4f", 1.0, 2.0, 3.0, 4.0)
+
+
+class Gadget:
+    """A __reduce__ gadget naming `target` with `args`: unpickling it would call target(*args)."""
+
+    def __init__(self, target: Any, *args: Any) -> None:
+        self.target, self.args = target, args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.target, self.args)
+
+
+def hostile_globals(marker: Path) -> list[bytes]:
+    """Pickles (several protocols) whose loading would create `marker` or run other code."""
+    import builtins
+    import os
+    import subprocess
+
+    command = f"touch {marker}"
+    gadgets = [
+        Gadget(os.system, command),
+        Gadget(builtins.eval, f"open({str(marker)!r}, 'w')"),
+        Gadget(builtins.exec, f"open({str(marker)!r}, 'w')"),
+        Gadget(subprocess.call, ["touch", str(marker)]),
+        Gadget(builtins.getattr, "", "join"),
+        Gadget(builtins.__import__, "os"),
+        Gadget(open, str(marker), "w"),
+    ]
+    raws = [pickle.dumps({"state": g}, protocol=p) for g in gadgets for p in (2, 4)]
+    # hand-written: GLOBAL names spelled as an old pickle would, and a nested REDUCE
+    raws.append(tp.PickleWriter().glob("posix", "system").value((command,)).op(b"R").done())
+    raws.append(tp.PickleWriter().glob("__builtin__", "eval").value(("1",)).op(b"R").done())
+    raws.append(tp.PickleWriter().glob("nt", "system").value((command,)).op(b"R").done())
+    raws.append(tp.PickleWriter().glob("torch", "load").value(("x",)).op(b"R").done())
+    raws.append(tp.PickleWriter().glob("torch._utils", "_rebuild_from_type_v2").done())
+    return raws
+
+
+def test_hostile_checkpoints_run_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    for raw in hostile_globals(marker):
+        rejects(tp.archive(raw), "weights-only load refused", "weights_only=False")
+        assert not marker.exists()
+
+
+def test_build_on_an_allowed_class_is_refused() -> None:
+    # BUILD would setattr on collections.OrderedDict itself, for the whole process.
+    raw = tp.PickleWriter().glob("collections", "OrderedDict").value(({"keys": 1},)).op(b"b").done()
+    rejects(tp.archive(raw), "refused BUILD")
+    slots = tp.PickleWriter().glob("torch", "FloatStorage").value((None, {"dtype": 1})).op(b"b")
+    rejects(tp.archive(slots.done()), "refused BUILD")
+    assert not hasattr(collections_ordered_dict(), "keys_")
+    # an OrderedDict's _metadata (state_dict()._metadata) is the one BUILD allowed
+    meta = tp.PickleWriter().glob("collections", "OrderedDict").op(b")").op(b"R")
+    meta.value({"_metadata": {"": {"version": 1}}}).op(b"b")
+    loaded = load_bytes(tp.archive(meta.done()))
+    assert loaded == {} and loaded._metadata == {"": {"version": 1}}
+    bad = tp.PickleWriter().glob("collections", "OrderedDict").op(b")").op(b"R")
+    rejects(tp.archive(bad.value({"__class__": 1}).op(b"b").done()), "refused BUILD")
+
+
+def collections_ordered_dict() -> Any:
+    import collections
+
+    return collections.OrderedDict
+
+
+@pytest.mark.parametrize(
+    ("numel", "size", "stride", "offset", "words"),
+    [
+        (8, (8,), (1,), 0, "declares 32 bytes but its entry holds 16"),  # past the entry's end
+        (4, (5,), (1,), 0, "outside"),  # a view past its storage
+        (4, (2,), (1,), 3, "outside"),
+        (4, (2, 2), (3, 1), 0, "outside"),
+        (4, (2,), (-1,), 0, "outside"),
+        (4, (2,), (1,), -1, "storage offset"),
+        (4, (-2,), (1,), 0, "geometry"),
+        (-1, (1,), (1,), 0, "invalid storage record"),
+        (4, (2**62, 2**62), (1, 1), 0, "outside"),
+    ],
+)
+def test_storage_and_view_bounds_are_checked(
+    numel: int, size: tuple[int, ...], stride: tuple[int, ...], offset: int, words: str
+) -> None:
+    raw = tp.PickleWriter().tensor("0", numel, size, stride, offset).done()
+    rejects(tp.archive(raw, {"0": F32}), words)
+
+
+def test_storage_records_are_checked() -> None:
+    missing = tp.PickleWriter().tensor("7", 4, (4,), (1,)).done()
+    rejects(tp.archive(missing, {"0": F32}), "no entry data/7")
+    for key in ("../../etc/passwd", "a/b", "", "x" * 100):
+        raw = tp.PickleWriter().tensor(key, 4, (4,), (1,)).done()
+        rejects(tp.archive(raw, {"0": F32}), "invalid storage key")
+    w = tp.PickleWriter().op(b"(").tensor("0", 4, (4,), (1,))
+    w.tensor("0", 2, (2,), (1,), kind="DoubleStorage")
+    rejects(tp.archive(w.op(b"l").done(), {"0": F32}), "different dtypes or sizes")
+    odd = tp.PickleWriter().tensor("0", 4, (4,), (1,), kind="QInt8Storage").done()
+    rejects(tp.archive(odd, {"0": F32}), "QInt8Storage")
+    pid = tp.PickleWriter().value(("storage", 1)).op(b"Q").done()
+    rejects(tp.archive(pid), "persistent id")
+
+
+def test_overlapping_storages_are_refused() -> None:
+    w = tp.PickleWriter().op(b"(").tensor("0", 4, (4,), (1,)).tensor("1", 4, (4,), (1,))
+    rejects(tp.overlapping_archive(w.op(b"l").done(), {"0": F32, "1": F32}), "overlaps")
+
+
+def test_archive_structure_is_checked() -> None:
+    good = tp.PickleWriter().tensor("0", 4, (4,), (1,)).done()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("archive/data.pkl", good)
+        z.writestr("archive/data/0", F32)
+    rejects(buffer.getvalue(), "compressed")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr("a/data.pkl", good)
+        z.writestr("b/data/0", F32)
+    rejects(buffer.getvalue(), "one root folder")
+    rejects(tp.archive(good, {"0": F32}, root="x")[:-30], "zip")
+    only_data = io.BytesIO()
+    with zipfile.ZipFile(only_data, "w") as z:
+        z.writestr("archive/data/0", F32)
+    rejects(only_data.getvalue(), "data.pkl")
+    big_endian = io.BytesIO()
+    with zipfile.ZipFile(big_endian, "w") as z:
+        z.writestr("archive/data.pkl", good)
+        z.writestr("archive/byteorder", b"big")
+        z.writestr("archive/data/0", F32)
+    rejects(big_endian.getvalue(), "big-endian")
+
+
+VALID_ZIP = tp.archive(
+    tp.PickleWriter().op(b"(").tensor("0", 4, (2, 2), (2, 1)).value("x").op(b"l").done(), {"0": F32}
+)
+
+
+def test_the_valid_archive_loads() -> None:
+    t, s = load_bytes(VALID_ZIP)
+    assert t.tolist() == [[1.0, 2.0], [3.0, 4.0]] and s == "x"
+
+
+def test_every_truncation_of_a_checkpoint_is_rejected() -> None:
+    for n in range(0, len(VALID_ZIP), 7):
+        with pytest.raises(ValueError):
+            load_bytes(VALID_ZIP[:n])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, len(VALID_ZIP) - 1), st.integers(1, 255))
+def test_bit_flips_in_a_checkpoint_give_typed_errors_or_data(position: int, flip: int) -> None:
+    raw = bytearray(VALID_ZIP)
+    raw[position] ^= flip
+    # every failure is a typed error; success (a flip in padding) is fine too
+    with contextlib.suppress(ValueError, RuntimeError):
+        load_bytes(bytes(raw))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200))
+def test_random_pickles_in_a_checkpoint_give_typed_errors(data: bytes) -> None:
+    with contextlib.suppress(ValueError):
+        load_bytes(tp.archive(b"\x80\x02" + data))

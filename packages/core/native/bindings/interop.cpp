@@ -109,6 +109,13 @@ void fill_buffer(PyObject* self, Py_buffer* view, int flags) {
 
 int tensor_getbuffer(PyObject* self, Py_buffer* view, int flags) {
   view->obj = nullptr;
+  // As numpy() (and torch): memory shared with a tensor that requires grad escapes autograd.
+  if (nb::inst_ptr<Tensor>(nb::handle(self))->impl().requires_grad) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "[numpy] Can't call numpy() on Tensor that requires grad. Use "
+                    "tensor.detach().numpy() instead.");
+    return -1;
+  }
   try {
     fill_buffer(self, view, flags);
     return 0;
@@ -365,6 +372,21 @@ void init_interop(nb::module_& m, TensorClass& cls) {
         return wrap(view_storage(t, ScalarType::UInt8, {n}, {1}, 0));
       },
       nb::arg("tensor"), "The tensor's whole storage as a 1-d uint8 tensor (no copy).");
+  m.def(
+      "_as_subclass",
+      [](const Tensor& t, nb::handle cls) {
+        EMBER_CHECK(PyType_Check(cls.ptr()) &&
+                        PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()),
+                                         reinterpret_cast<PyTypeObject*>(nb::type<Tensor>().ptr())),
+                    TypeError, "[_as_subclass] expected a subclass of Tensor, got ",
+                    nb::repr(cls).c_str());
+        nb::object inst = nb::inst_alloc(cls);
+        new (nb::inst_ptr<Tensor>(inst)) Tensor(t);  // shares the TensorImpl (and its grad state)
+        nb::inst_mark_ready(inst);
+        return inst;
+      },
+      nb::arg("tensor"), nb::arg("cls"),
+      "A new Python object of class `cls` for the same tensor (copy, pickle, legacy constructors).");
   m.def(
       "_view_storage",
       [](const Tensor& base, nb::handle dtype, nb::handle size, nb::handle stride,

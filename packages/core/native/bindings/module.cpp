@@ -14,9 +14,37 @@ NB_MODULE(_C, m) {
   // purpose; nanobind would report them as leaks.
   nb::set_leak_warnings(false);
 
+  // Python classes with two bases (see errors.h); handles live as long as the process.
+  static PyObject* dual[5];
+  const std::pair<const char*, std::pair<PyObject*, PyObject*>> duals[5] = {
+      {"IndexRuntimeError", {PyExc_IndexError, PyExc_RuntimeError}},
+      {"TypeRuntimeError", {PyExc_TypeError, PyExc_RuntimeError}},
+      {"TypeNotImplementedError", {PyExc_TypeError, PyExc_NotImplementedError}},
+      {"RuntimeValueError", {PyExc_RuntimeError, PyExc_ValueError}},
+      {"TypeValueError", {PyExc_TypeError, PyExc_ValueError}}};
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = std::string("ember_core._C.") + duals[i].first;
+    dual[i] = PyErr_NewException(name.c_str(),
+                                 nb::make_tuple(nb::handle(duals[i].second.first),
+                                                nb::handle(duals[i].second.second))
+                                     .ptr(),
+                                 nullptr);
+    if (dual[i] == nullptr) throw nb::python_error();
+    m.attr(duals[i].first) = nb::handle(dual[i]);
+  }
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
+    } catch (const ember::IndexRuntimeError& e) {
+      PyErr_SetString(dual[0], e.what());
+    } catch (const ember::TypeRuntimeError& e) {
+      PyErr_SetString(dual[1], e.what());
+    } catch (const ember::TypeNotImplementedError& e) {
+      PyErr_SetString(dual[2], e.what());
+    } catch (const ember::RuntimeValueError& e) {
+      PyErr_SetString(dual[3], e.what());
+    } catch (const ember::TypeValueError& e) {
+      PyErr_SetString(dual[4], e.what());
     } catch (const ember::IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const ember::ValueError& e) {

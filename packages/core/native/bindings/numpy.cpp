@@ -198,7 +198,8 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
   } else if (has_float_slot(h)) {
     kind = std::max(kind, Kind::Float);
   } else {
-    throw TypeError(str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
+    throw TypeValueError(
+        str("[tensor] could not infer dtype of ", nb::type_name(h.type()).c_str()));
   }
 }
 
@@ -245,7 +246,7 @@ void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     bool overflow = false;
     const std::optional<int64_t> index = index_value(h, &overflow);
-    EMBER_CHECK(!overflow, RuntimeError, "[tensor] Overflow when unpacking long: ",
+    EMBER_CHECK(!overflow, RuntimeValueError, "[tensor] Overflow when unpacking long: ",
                 nb::str(h).c_str(), " does not fit in int64");
     EMBER_CHECK(index.has_value(), TypeError, "[tensor] could not convert ",
                 nb::type_name(h.type()).c_str(), " to an int");
@@ -300,6 +301,13 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   return t;
 }
 
+// As torch: an array sharing memory with a tensor that requires grad would escape autograd.
+void check_no_grad(nb::handle self) {
+  EMBER_CHECK(!unwrap(self).impl().requires_grad, RuntimeError,
+              "[numpy] Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+              "instead.");
+}
+
 }  // namespace
 
 void init_numpy(nb::module_& m, TensorClass& cls) {
@@ -311,9 +319,11 @@ void init_numpy(nb::module_& m, TensorClass& cls) {
   }, nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
   cls.def("numpy", [](nb::handle self, bool force) -> nb::object {
     if (force) return to_numpy(wrap(clone(unwrap(self))));
+    check_no_grad(self);
     return to_numpy(self);
   }, nb::kw_only(), nb::arg("force") = false);
   cls.def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
+    check_no_grad(self);
     nb::object array = to_numpy(self);
     if (!dtype.is_none()) {
       try {

@@ -228,6 +228,30 @@ void assert_no_internal_overlap(const Tensor& t, const char* op) {
               "operation (shape ", t.sizes(), ", strides ", t.strides(), ")");
 }
 
+namespace {
+
+// torch's partial-overlap rule: an output and an input over one storage must be the same view
+// (same start, sizes, strides, dtype) or not share a byte. Only dense views are compared
+// (byte ranges then tell exactly); other layouts are torch's "too hard" case and pass.
+void assert_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op) {
+  if (out.storage() != in.storage() || out.numel() == 0 || in.numel() == 0) return;
+  const char* a = out.data_bytes();
+  const char* b = in.data_bytes();
+  if (a == b && out.sizes() == in.sizes() && out.strides() == in.strides() &&
+      out.element_size() == in.element_size()) {
+    return;  // the same elements: in-place ops read each before writing it
+  }
+  if (!out.is_non_overlapping_and_dense() || !in.is_non_overlapping_and_dense()) return;
+  const char* a_end = a + out.numel() * out.element_size();
+  const char* b_end = b + in.numel() * in.element_size();
+  EMBER_CHECK(a_end <= b || b_end <= a, RuntimeError, "[", op,
+              "] unsupported operation: some elements of the input tensor and the written-to "
+              "tensor refer to a single memory location. Please clone() the tensor before "
+              "performing the operation.");
+}
+
+}  // namespace
+
 void TensorIterator::build() {
   EMBER_CHECK(outputs_.size() + inputs_.size() <= kMaxOperands, RuntimeError, "[", op_,
               "] too many operands");
@@ -237,6 +261,7 @@ void TensorIterator::build() {
     out.check_writable(op_);
     // NOTE: reductions hand in their own zero-stride view of the output (broadcast_outputs_).
     if (!config_.allow_internal_overlap && !broadcast_outputs_) assert_no_internal_overlap(out, op_);
+    for (const Tensor& in : inputs_) assert_no_partial_overlap(out, in, op_);
   }
   compute_shape();
   compute_dtypes();

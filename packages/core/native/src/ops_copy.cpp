@@ -129,7 +129,7 @@ const Tensor& fill_int_(const Tensor& t, int64_t value) {
 }
 
 double item_double(const Tensor& t, const char* op) {
-  EMBER_CHECK(t.numel() == 1, RuntimeError, "[", op, "] a Tensor with ", t.numel(),
+  EMBER_CHECK(t.numel() == 1, RuntimeValueError, "[", op, "] a Tensor with ", t.numel(),
               " elements cannot be converted to a Python scalar");
   return visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -138,7 +138,7 @@ double item_double(const Tensor& t, const char* op) {
 }
 
 int64_t item_int(const Tensor& t, const char* op) {
-  EMBER_CHECK(t.numel() == 1, RuntimeError, "[", op, "] a Tensor with ", t.numel(),
+  EMBER_CHECK(t.numel() == 1, RuntimeValueError, "[", op, "] a Tensor with ", t.numel(),
               " elements cannot be converted to a Python scalar");
   return visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -67,7 +67,8 @@ bool is_float_only(BinaryOp op) {
 }
 
 Loop1d require_kernel(Loop1d fn, const char* op, ScalarType dtype) {
-  EMBER_CHECK(fn != nullptr, TypeError, "[", op, "] not supported for dtype ", dtype_name(dtype));
+  EMBER_CHECK(fn != nullptr, TypeNotImplementedError, "[", op, "] not supported for dtype ",
+              dtype_name(dtype));
   return fn;
 }
 
@@ -246,7 +247,7 @@ Tensor div(const Tensor& a, const Tensor& b, const std::string& rounding_mode, c
 }
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b, const Tensor& out) {
-  EMBER_CHECK(cond.dtype() == ScalarType::Bool, TypeError,
+  EMBER_CHECK(cond.dtype() == ScalarType::Bool, TypeRuntimeError,
               "[where] expected condition to be a bool tensor, but got a tensor of dtype ",
               dtype_name(cond.dtype()));
   const ScalarType dt = result_type({a, b});

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ember/errors.h"
@@ -25,6 +26,12 @@ struct KernelParams {
 };
 
 [[noreturn]] void out_of_range(const KernelParams& p, int64_t index) {
+  // torch raises RuntimeError from gather/scatter, IndexError from indexing and index_select.
+  const std::string_view op(p.op);
+  if (op.starts_with("gather") || op.starts_with("scatter")) {
+    throw IndexRuntimeError(str("[", p.op, "] index ", index, " is out of bounds for dimension ",
+                                p.dim, " with size ", p.size));
+  }
   throw IndexError(str("[", p.op, "] index ", index, " is out of bounds for dimension ", p.dim,
                        " with size ", p.size));
 }

@@ -134,7 +134,7 @@ ReduceResult reduce_into_accumulator(const char* name, ReduceOp op, const Tensor
   iter.add_output(acc_view).add_input(input);
   iter.build();
   Loop1d loop = cpu_kernels().reduce[static_cast<int>(op)][static_cast<int>(acc_dtype)];
-  EMBER_CHECK(loop != nullptr, TypeError, "[", name, "] not supported for dtype ",
+  EMBER_CHECK(loop != nullptr, TypeNotImplementedError, "[", name, "] not supported for dtype ",
               dtype_name(x.dtype()));
   run_reduction(iter, loop, acc, op);
   return {acc, mask, count};
@@ -238,7 +238,7 @@ Tensor prod(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Scala
 Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
             const Tensor& out) {
   const ScalarType out_dtype = dtype.value_or(x.dtype());
-  EMBER_CHECK(is_floating(out_dtype) || is_complex(out_dtype), TypeError,
+  EMBER_CHECK(is_floating(out_dtype) || is_complex(out_dtype), TypeRuntimeError,
               "[mean] could not infer output dtype: input dtype must be floating point, got ",
               dtype_name(out_dtype), " (pass dtype=ember.float32)");
   const Tensor input = to_dtype(x, out_dtype);

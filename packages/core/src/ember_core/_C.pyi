@@ -8,6 +8,21 @@ ember's native core: strided tensors, the iteration engine and CPU kernels.
 import ember_core._C
 from ember_core._C import return_types as return_types
 
+class IndexRuntimeError(IndexError, RuntimeError):
+    pass
+
+class TypeRuntimeError(TypeError, RuntimeError):
+    pass
+
+class TypeNotImplementedError(TypeError, NotImplementedError):
+    pass
+
+class RuntimeValueError(RuntimeError, ValueError):
+    pass
+
+class TypeValueError(TypeError, ValueError):
+    pass
+
 class dtype:
     """An element type, such as ember.float32."""
 
@@ -1683,6 +1698,8 @@ frombuffer: ember_core._C.op = ...
 _storage_id: ember_core._C.op = ...
 
 _storage_bytes: ember_core._C.op = ...
+
+_as_subclass: ember_core._C.op = ...
 
 _view_storage: ember_core._C.op = ...
 

@@ -68,6 +68,10 @@ from ember._vector_ops import dist, inner, isreal, polar  # isort: skip
 from ember._einsum import einsum  # isort: skip
 from ember import _missing  # isort: skip
 
+# torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.
+from ember._compat_namespace import *  # noqa: F403  # isort: skip
+from ember import backends  # isort: skip
+
 _missing.install()  # `import ember.nn` without ember-nn names the distribution to install
 
 __version__ = "0.1.0"

@@ -157,6 +157,8 @@ def matrix_norm(
     if not (a.is_floating_point() or a.is_complex()):
         raise TypeError(f"[{op}] Expected a floating point tensor as input. Got {a.dtype}")
     numeric = not isinstance(ord, str) and not isinstance(ord, bool)
+    if not isinstance(ord, (str, int, float)) or isinstance(ord, bool):
+        raise TypeError(f"[{op}] argument 'ord' must be a str or a number, got {ord!r:.60}")
     if ord == "fro":
         result = vector_norm(a, 2, (d0, d1), keepdim)
     elif ord == "nuc" or (numeric and ord in (2, -2)):

@@ -131,7 +131,10 @@ def describe_non_safetensors(prefix: bytes) -> str:
     if prefix.startswith(b"PK\x03\x04"):
         return f"this is a zip archive, such as a torch.save checkpoint (pickle inside): {never}"
     if prefix[:1] == b"\x80" and prefix[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
-        return f"this is a Python pickle (torch.save's legacy format?): {never}"
+        return (
+            "this is a Python pickle (torch.save's legacy non-zip format?), which ember does not "
+            f"read: {never}"
+        )
     return f"this is not a safetensors/ember file (a pickle or a torch .pt file?): {never}"
 
 

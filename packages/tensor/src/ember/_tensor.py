@@ -6,8 +6,10 @@ import numbers
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ember import _vector_ops
+from ember import _memory_format as _mf
+from ember import _tensor_pickle, _vector_ops
 from ember._device import DeviceLike, _as_device, _check_cpu, device
+from ember._tensor_compat import TensorCompat
 from ember._tensor_str import tensor_repr
 from ember_core import _C
 
@@ -18,21 +20,6 @@ _CPU = device("cpu")
 _FACTORIES: dict[str, Callable[..., Any]] = {
     name: getattr(_C, name) for name in ("zeros", "ones", "full", "empty") if hasattr(_C, name)
 }
-
-# t.type() names, as torch spells them ("torch.FloatTensor" -> "ember.FloatTensor").
-_TYPE_NAMES = {
-    _C.bool: "BoolTensor",
-    _C.uint8: "ByteTensor",
-    _C.int8: "CharTensor",
-    _C.int16: "ShortTensor",
-    _C.int32: "IntTensor",
-    _C.int64: "LongTensor",
-    _C.float16: "HalfTensor",
-    _C.bfloat16: "BFloat16Tensor",
-    _C.float32: "FloatTensor",
-    _C.float64: "DoubleTensor",
-}
-_DTYPE_OF_TYPE_NAME = {f"ember.{name}": dt for dt, name in _TYPE_NAMES.items()}
 
 
 class Size(tuple[int, ...]):
@@ -49,6 +36,26 @@ class Size(tuple[int, ...]):
             n *= s
         return n
 
+    # As torch.Size: slicing, concatenation and repetition stay a Size.
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, count: Any) -> Size:
+        return Size(tuple.__mul__(self, count))
+
+    __rmul__ = __mul__
+
 
 def _is_dtype_like(value: object) -> bool:
     return isinstance(value, _C.dtype) or value in (float, int, bool)
@@ -62,7 +69,7 @@ def _no_grad(requires_grad: bool, op: str) -> None:
         )
 
 
-class Tensor(_C.TensorBase):
+class Tensor(TensorCompat, _C.TensorBase):
     """A multi-dimensional array of one dtype: a strided view over shared storage.
 
     Example:
@@ -74,6 +81,20 @@ class Tensor(_C.TensorBase):
     # numpy defers `ndarray + tensor` to Tensor.__radd__ (the result stays a tensor).
     __array_priority__ = 1000
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        # torch's legacy constructor: Tensor(data), Tensor(*sizes), Tensor() (float32). Tensors
+        # made by ops never come here (the core allocates them directly).
+        from ember._legacy import legacy_new
+
+        made = legacy_new(_C.float32, args, kwargs, "Tensor")
+        if cls is not type(made):
+            made = _C._as_subclass(made, cls)
+        result: Tensor = made
+        return result
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass  # everything happened in __new__ (subclasses may define their own __init__)
+
     def __repr__(self) -> str:
         return tensor_repr(self, type(self) is Tensor)
 
@@ -84,6 +105,14 @@ class Tensor(_C.TensorBase):
         if self.dim() == 0 and type(self) is Tensor:
             return format(self.item(), format_spec)
         return object.__format__(self, format_spec)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[Any, ...]]:
+        # Overridable: multiprocessing's ForkingPickler registers its own reduction for tensors.
+        return _tensor_pickle.reduce_tensor(self, protocol)
+
+    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
+        result: Tensor = _tensor_pickle.deepcopy_tensor(self, memo)
+        return result
 
     @property
     def device(self) -> device:
@@ -113,34 +142,22 @@ class Tensor(_C.TensorBase):
             >>> ember.tensor([1, 2]).to(ember.float64)
             tensor([1., 2.], dtype=ember.float64)
         """
+        fmt = kwargs.pop("memory_format", _mf.preserve_format)
         dtype, dev, copy = _parse_to_args(args, kwargs)
         if dev is not None:
             _check_cpu(dev, "to")
         native: Any = self  # the stub types native results as `object`
+        if fmt is not _mf.preserve_format:
+            converted = self if dtype is None else native._to_dtype(dtype, False)
+            fmt = _mf.check(fmt, "to")
+            laid_out: Tensor = _mf.to_format(converted, fmt, "to", copy=False)
+            if copy and laid_out is self:
+                laid_out = _mf.to_format(self, fmt, "to", copy=True)
+            return laid_out
         if dtype is None:
             return native.clone() if copy else self
         result: Tensor = native._to_dtype(dtype, copy)
         return result
-
-    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
-        """The type name (``'ember.FloatTensor'``) or, given a dtype or type name, a conversion.
-
-        Example:
-            >>> ember.tensor([1.0]).type()
-            'ember.FloatTensor'
-        """
-        current: Any = self.dtype
-        if dtype is None:
-            return "ember." + _TYPE_NAMES[current]
-        if isinstance(dtype, str):
-            if dtype not in _DTYPE_OF_TYPE_NAME:
-                raise ValueError(
-                    f"[type] invalid type: {dtype!r}; expected a name such as 'ember.FloatTensor'"
-                )
-            dtype = _DTYPE_OF_TYPE_NAME[dtype]
-        if not isinstance(dtype, _C.dtype):
-            raise TypeError(f"[type] expected an ember dtype or a type name, got {dtype!r}")
-        return self if dtype == self.dtype else self._to_dtype(dtype, False)
 
     def new_tensor(
         self,

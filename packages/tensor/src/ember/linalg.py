@@ -34,6 +34,7 @@ from ember._linalg_helpers import N as _N
 from ember._linalg_helpers import check_bool as _check_bool
 from ember._linalg_helpers import check_uplo as _check_uplo
 from ember._linalg_helpers import out as _out
+from ember._matrix_functions import matrix_exp, solve_triangular
 from ember._tensor import Tensor
 from ember_core import _C
 
@@ -57,6 +58,7 @@ __all__ = [
     "lu_factor_ex",
     "lu_solve",
     "matmul",
+    "matrix_exp",
     "matrix_norm",
     "matrix_power",
     "matrix_rank",
@@ -66,6 +68,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_triangular",
     "solve_ex",
     "svd",
     "svdvals",

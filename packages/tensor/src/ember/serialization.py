@@ -1,5 +1,7 @@
 """``ember.save`` and ``ember.load``: tensors and plain Python containers in a file that is also
-a valid safetensors file, and that can never run code when loaded.
+a valid safetensors file, and that runs no code when loaded (unless ``weights_only=False``).
+``load`` also reads torch.save's zip checkpoints through a restricted unpickler
+(``_torch_format``).
 
 The object tree and the views over shared storage go in the header's ``__metadata__``; each
 storage is stored once. The format and its checks are described in docs/serialization.md.
@@ -18,6 +20,8 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any, BinaryIO, Union
 
 from ember import _safetensors as st
+from ember import _save_extras as extras
+from ember import _torch_format
 from ember._device import device as _device
 from ember_core import _C
 
@@ -59,11 +63,14 @@ class _Storage:
 class _Encoder:
     """Turns the object tree into JSON-ready nodes, collecting each distinct tensor once."""
 
-    def __init__(self) -> None:
+    def __init__(self, allow_pickle: bool = False) -> None:
         self.tensors: list[Any] = []
         self.paths: list[str] = []
         self._index: dict[int, int] = {}
         self._open: set[int] = set()  # containers being encoded: a repeat is a cycle
+        self.allow_pickle = allow_pickle
+        self.pickled: list[Any] = []  # objects for the pickle section (explicit opt-in only)
+        self._keep: list[Any] = []  # numpy arrays indexed by id(): kept alive while encoding
 
     def encode(self, obj: Any, path: str, depth: int = 0) -> list[Any]:
         if depth > _MAX_DEPTH:
@@ -87,11 +94,32 @@ class _Encoder:
                 return self._container(obj, path, depth)
             finally:
                 self._open.discard(id(obj))
+        if extras.is_numpy(obj):
+            made = self._numpy(obj, path)
+            if made is not None:
+                return made
+        if self.allow_pickle:
+            self.pickled.append(obj)
+            return ["pickle", len(self.pickled) - 1, extras.class_name(obj)]
         raise TypeError(
             f"[save] cannot save an object of type {type(obj).__name__} at "
-            f"{path or 'the top level'}: ember files hold tensors, dtypes, dicts, lists, tuples, "
-            "str, int, float, bool and None"
+            f"{path or 'the top level'}: ember files hold tensors, numpy arrays, dtypes, dicts, "
+            "lists, tuples, str, int, float, bool and None. Save a module's state_dict(), or pass "
+            "pickle_module=pickle to store other objects in a pickle section (loading it then "
+            "needs weights_only=False)"
         )
+
+    def _numpy(self, obj: Any, path: str) -> list[Any] | None:
+        if id(obj) not in self._index:
+            t = extras.numpy_tensor(obj)
+            if t is None:
+                return None
+            self._keep.append(obj)
+            self._index[id(obj)] = len(self.tensors)
+            self.tensors.append(t)
+            self.paths.append(path)
+        tag = "ndarray" if type(obj).__name__ == "ndarray" else "npscalar"
+        return [tag, self._index[id(obj)]]
 
     def _scalar(self, obj: Any, path: str) -> list[Any]:
         if obj is None:
@@ -187,11 +215,19 @@ def _name_storages(groups: list[_Storage], tensors: list[Any], paths: list[str])
                 used.add(candidate)
 
 
-def _plan(obj: Any) -> tuple[list[st.Entry], list[Any], dict[str, str]]:
+def _plan(
+    obj: Any, pickle_module: Any = None, protocol: int | None = None
+) -> tuple[list[st.Entry], list[Any], dict[str, str]]:
     """Entries (aligned: widest dtypes first), their byte chunks and the metadata of a save."""
-    encoder = _Encoder()
+    encoder = _Encoder(allow_pickle=pickle_module is not None)
     tree = encoder.encode(obj, "")
     tensors = encoder.tensors
+    pickle_index = None
+    if encoder.pickled:
+        data = pickle_module.dumps(encoder.pickled, protocol=protocol)
+        pickle_index = len(tensors)
+        tensors.append(_C.frombuffer(bytearray(data), dtype=_C.uint8))
+        encoder.paths.append(extras.PICKLE_ENTRY)
     groups = _group_storages(tensors)
     _name_storages(groups, tensors, encoder.paths)
     # Entries start at multiples of their item size when sorted by it (the data is 16-aligned).
@@ -223,6 +259,8 @@ def _plan(obj: Any) -> tuple[list[st.Entry], list[Any], dict[str, str]]:
         _TREE_KEY: dumps(tree),
         _TENSORS_KEY: dumps(records),
     }
+    if pickle_index is not None:
+        metadata[extras.PICKLE_KEY] = str(pickle_index)
     return entries, chunks, metadata
 
 
@@ -264,7 +302,14 @@ def _atomic_write(path: str, write: Callable[[BinaryIO], None]) -> None:
             os.close(dir_fd)
 
 
-def save(obj: Any, f: FileLike) -> None:
+def save(
+    obj: Any,
+    f: FileLike,
+    pickle_module: Any = None,
+    pickle_protocol: int | None = None,
+    _use_new_zipfile_serialization: bool = True,
+    _disable_byteorder_record: bool = False,
+) -> None:
     """Saves tensors (and dicts, lists, tuples, str, int, float, bool, None, dtypes holding them)
     to a file that is also a valid safetensors file.
 
@@ -273,8 +318,16 @@ def save(obj: Any, f: FileLike) -> None:
     file intact. A file object is written in place.
 
     Args:
-        obj: what to save, e.g. a state dict ``{"weight": w, "bias": b}``.
+        obj: what to save, e.g. a state dict ``{"weight": w, "bias": b}``. numpy arrays are
+            stored as data and load back as numpy arrays.
         f: a path, or a binary file object opened for writing.
+        pickle_module: the explicit opt-in for objects outside the format (a whole module, your
+            own classes): they go into one pickle section (``pickle_module.dumps``), which
+            ``load`` reads only with ``weights_only=False``. Passing ``pickle_protocol`` opts in
+            with the standard ``pickle``.
+        pickle_protocol: the pickle protocol of that section.
+        _use_new_zipfile_serialization, _disable_byteorder_record: accepted for torch
+            compatibility; ember writes one format.
 
     Raises:
         TypeError: ``obj`` holds something other than the types above, or ``f`` is neither a
@@ -287,7 +340,15 @@ def save(obj: Any, f: FileLike) -> None:
         ember.Size([2, 3])
     """
     _check_little_endian("save")
-    entries, chunks, metadata = _plan(obj)
+    if pickle_protocol is not None and pickle_module is None:
+        import pickle as pickle_module  # an explicit protocol is an opt-in too, as torch's call
+    if pickle_module is not None and not callable(getattr(pickle_module, "dumps", None)):
+        raise TypeError(f"[save] pickle_module must have a dumps function, got {pickle_module!r}")
+    if pickle_protocol is not None and (
+        isinstance(pickle_protocol, bool) or not isinstance(pickle_protocol, int)
+    ):
+        raise TypeError(f"[save] pickle_protocol must be an int, got {pickle_protocol!r}")
+    entries, chunks, metadata = _plan(obj, pickle_module, pickle_protocol)
 
     def write(fh: BinaryIO) -> None:
         st.write_file(fh, entries, _chunk_bytes(chunks), metadata)
@@ -398,6 +459,11 @@ class _Source:
             filled += got
         return base
 
+    def file(self) -> IO[bytes]:
+        """The underlying seekable file, at the start of the saved data (torch zip archives)."""
+        self._fh.seek(self.origin)
+        return self._fh
+
     def close(self) -> None:
         if self._owned is not None:
             self._owned.close()
@@ -436,9 +502,13 @@ def _decode_scalar(node: Any) -> Any:
 class _Decoder:
     """Rebuilds the object tree from its JSON nodes (tensors by index, each built once)."""
 
-    def __init__(self, tensors: list[Callable[[], Any]]) -> None:
+    def __init__(
+        self, tensors: list[Callable[[], Any]], pickled: Callable[[], list[Any]] | None = None
+    ) -> None:
         self._makers = tensors
         self._made: dict[int, Any] = {}
+        self._pickled = pickled  # loads the pickle section; None: refuse it (weights_only)
+        self._unpickled: list[Any] | None = None
 
     def decode(self, node: Any, depth: int = 0) -> Any:
         if depth > _MAX_DEPTH:
@@ -448,6 +518,11 @@ class _Decoder:
         tag = node[0]
         if tag == "tensor":
             return self._tensor(node)
+        if tag in ("ndarray", "npscalar"):
+            array = self._tensor(node).numpy()
+            return array if tag == "ndarray" else array[()]
+        if tag == "pickle":
+            return self._pickle(node)
         if tag == "dtype":
             if len(node) != 2 or node[1] not in st.DTYPES:
                 raise st.fail(f"malformed dtype node {node!r:.100}")
@@ -469,6 +544,17 @@ class _Decoder:
             self._made[index] = self._makers[index]()
         return self._made[index]
 
+    def _pickle(self, node: list[Any]) -> Any:
+        if len(node) != 3 or not st.is_int(node[1]) or not isinstance(node[2], str):
+            raise st.fail(f"malformed pickle node {node!r:.100}")
+        if self._pickled is None:
+            raise extras.refuse_pickle(node[2][:200])
+        if self._unpickled is None:
+            self._unpickled = self._pickled()
+        if not 0 <= node[1] < len(self._unpickled):
+            raise st.fail(f"pickle node {node!r:.100} names no object of the pickle section")
+        return self._unpickled[node[1]]
+
     def _dict(self, pairs: list[Any], depth: int) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
         for pair in pairs:
@@ -476,6 +562,9 @@ class _Decoder:
                 raise st.fail("malformed dict item in the object tree")
             if not isinstance(pair[0], list) or pair[0][:1] in (
                 ["tensor"],
+                ["ndarray"],
+                ["npscalar"],
+                ["pickle"],
                 ["list"],
                 ["dict"],
                 ["tuple"],
@@ -559,25 +648,30 @@ def load(
     f: FileLike,
     map_location: Any = None,
     *,
-    weights_only: bool = True,
+    weights_only: bool | None = None,
     mmap: bool | None = False,
 ) -> Any:
-    """Loads what ``ember.save`` saved, or the tensors of any safetensors file (as a dict).
+    """Loads what ``ember.save`` saved, the tensors of any safetensors file (as a dict), or a
+    ``torch.save`` zip checkpoint (tensors, state dicts, containers, numbers, strings).
 
-    Loading never runs code from the file: there is no pickle, and every size, offset, dtype and
-    shape in the header is checked before use, so a corrupt or hostile file raises ``ValueError``.
-    A pickle (e.g. a torch ``.pt`` checkpoint) is refused with a message saying how to convert it.
+    By default loading runs no code from the file: every size, offset, dtype and shape is checked
+    before use, torch checkpoints go through an unpickler that admits only a documented
+    allowlist (docs/serialization.md), so a corrupt or hostile file raises ``ValueError``.
 
     Args:
         f: a path, or a binary file object opened for reading.
         map_location: ``None``, ``"cpu"``, a CPU ``ember.device`` or a dict mapping to them
             (ember tensors always load on the CPU).
-        weights_only: accepted for torch compatibility; ember only ever loads data.
+        weights_only: ``True`` (the default, unless ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1``)
+            loads data only; ``False`` also unpickles an ember file's pickle section and any
+            object a torch checkpoint names: it runs the file's code, for trusted files only.
         mmap: map the file copy-on-write instead of reading it: tensors read the file's pages
             lazily, and writes to them stay private (the file never changes).
 
     Raises:
-        ValueError: the file is not a valid ember/safetensors file (truncated, corrupt, pickle).
+        ValueError: the file is not a valid ember/safetensors/torch file (truncated, corrupt, a
+            raw pickle); ``ember._torch_format.UnpicklingError`` (also a
+            ``pickle.UnpicklingError``) when it needs ``weights_only=False``.
         TypeError: ``f`` is neither a path nor a binary file object.
 
     Example:
@@ -587,19 +681,35 @@ def load(
     """
     _check_little_endian("load")
     _check_map_location(map_location)
-    if not isinstance(weights_only, bool):
+    if weights_only is not None and not isinstance(weights_only, bool):
         raise TypeError(f"[load] weights_only must be a bool, got {type(weights_only).__name__}")
+    weights_only = _weights_only(weights_only)
     if mmap is not None and not isinstance(mmap, bool):
         raise TypeError(f"[load] mmap must be a bool, got {type(mmap).__name__}")
     source = _Source(f, bool(mmap))
     try:
-        return _load(source)
+        return _load(source, map_location, weights_only)
     finally:
         source.close()
 
 
-def _load(source: _Source) -> Any:
+_TRUE_WORDS = ("1", "y", "yes", "true")
+
+
+def _weights_only(weights_only: bool | None) -> bool:
+    """torch 2.6+'s rule: True unless the caller passes False, or leaves it unset with
+    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1; TORCH_FORCE_WEIGHTS_ONLY_LOAD=1 forces True."""
+    if os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE_WORDS:
+        return True
+    if weights_only is None:
+        return os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() not in _TRUE_WORDS
+    return weights_only
+
+
+def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
     prefix = source.read(8)
+    if _torch_format.is_torch_zip(prefix):  # the one parser of torch.save's zip archives
+        return _torch_format.load_torch_zip(source.file(), source.size, map_location, weights_only)
     n = st.header_length(prefix, source.size)
     raw = source.read(n)
     if len(raw) != n:
@@ -623,4 +733,22 @@ def _load(source: _Source) -> Any:
             bases[entry.name], st.DTYPES[dtype], list(shape), list(stride), offset
         )
 
-    return _Decoder([maker(*c) for c in checked]).decode(tree)
+    makers = [maker(*c) for c in checked]
+    pickled = None
+    if not weights_only:
+        pickled = lambda: _unpickle_section(metadata, makers)  # noqa: E731
+    return _Decoder(makers, pickled).decode(tree)
+
+
+def _unpickle_section(metadata: dict[str, str], makers: list[Callable[[], Any]]) -> list[Any]:
+    """The objects of the pickle section (weights_only=False only: this runs the file's code)."""
+    import pickle
+
+    index = metadata.get(extras.PICKLE_KEY, "")
+    if not index.isdigit() or int(index) >= len(makers):
+        raise st.fail("the file's pickle nodes name no pickle section")
+    raw: Any = makers[int(index)]()
+    objects = pickle.loads(memoryview(raw.contiguous()).tobytes())
+    if not isinstance(objects, list):
+        raise st.fail("the pickle section does not hold a list")
+    return objects

@@ -20,8 +20,10 @@ from ember.autograd._anomaly import detect_anomaly, set_detect_anomaly
 from ember.autograd._api import backward, grad, install_tensor_api
 from ember.autograd.function import Function
 from ember.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from ember.autograd.variable import Variable
 
 __all__ = [
+    "Variable",
     "Function",
     "function",
     "functional",

@@ -14,6 +14,13 @@ struct ValueError : std::runtime_error { using std::runtime_error::runtime_error
 struct TypeError : std::runtime_error { using std::runtime_error::runtime_error; };
 struct RuntimeError : std::runtime_error { using std::runtime_error::runtime_error; };
 struct NotImplementedError : std::runtime_error { using std::runtime_error::runtime_error; };
+// Errors that are two Python classes at once: the one torch raises and the one ember raised
+// before, so code catching either works (ember_core._C.IndexRuntimeError & co.).
+struct IndexRuntimeError : IndexError { using IndexError::IndexError; };
+struct TypeRuntimeError : TypeError { using TypeError::TypeError; };
+struct TypeNotImplementedError : TypeError { using TypeError::TypeError; };
+struct RuntimeValueError : RuntimeError { using RuntimeError::RuntimeError; };
+struct TypeValueError : TypeError { using TypeError::TypeError; };
 
 namespace detail {
 inline void append(std::ostringstream&) {}
