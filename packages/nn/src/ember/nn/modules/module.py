@@ -748,7 +748,7 @@ class Module(HooksMixin, StateDictMixin):
                 "[Module.cuda] ember not compiled with CUDA enabled (or no CUDA device): "
                 "install a CUDA variant of ember-core (e.g. 0.1.0+cu130) on a machine with a GPU"
             )
-        return self._apply(lambda t: t.cuda(device))  # type: ignore[attr-defined]
+        return self._apply(lambda t: t.cuda(device))
 
     def type(self: T, dst_type: Any) -> T:
         """Casts every parameter and buffer to ``dst_type`` (a dtype or a type name).
