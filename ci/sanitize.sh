@@ -8,6 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source ci/lib.sh
 
 export UV_PYTHON_DOWNLOADS=never
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"
 export UV_PROJECT_ENVIRONMENT=.venv-sanitize
 export SKBUILD_CMAKE_DEFINE="EMBER_SANITIZE=ON"
 export SKBUILD_BUILD_DIR="build/sanitize"
@@ -15,12 +16,13 @@ total_start=$(date +%s)
 
 step "sanitizer build (uv sync --locked)" uv sync --locked
 
+# -s: a sanitizer report ends the process, and pytest's captured output would die with it.
 # Python itself is not instrumented: the ASan runtime must be loaded first, with libstdc++ (its
 # exception interceptors need the real __cxa_throw at start-up), and CPython's intentional leaks
 # at exit are not reports.
 preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 export EMBER_HYPOTHESIS_DERANDOMIZE=1
 tests=(
   packages/tensor/tests/test_memory_safety.py
@@ -30,6 +32,6 @@ tests=(
   packages/autograd/tests/test_gradcheck_ops.py
 )
 step "tests under ASan + UBSan" env LD_PRELOAD="${preload}" \
-  .venv-sanitize/bin/python -m pytest -p no:cacheprovider "${tests[@]}"
+  .venv-sanitize/bin/python -m pytest -s -p no:cacheprovider "${tests[@]}"
 
 echo "::: sanitizer step passed in $(($(date +%s) - total_start)) s"

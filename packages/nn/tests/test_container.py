@@ -119,8 +119,8 @@ def test_parameter_dict() -> None:
     pd = nn.ParameterDict({"b": nn.Parameter(ember.ones(2, 3)), "a": ember.ones(())})
     assert list(pd) == ["a", "b"]  # a plain dict is sorted, as torch
     assert repr(pd) == (
-        "ParameterDict(\n    (a): Parameter containing: [ember.FloatTensor of size ]\n"
-        "    (b): Parameter containing: [ember.FloatTensor of size 2x3]\n)"
+        "ParameterDict(\n    (a): Parameter containing: [torch.FloatTensor of size ]\n"
+        "    (b): Parameter containing: [torch.FloatTensor of size 2x3]\n)"
     )
     pd["c"] = ember.zeros(1)
     assert isinstance(pd["c"], nn.Parameter) and "c" in pd and len(pd) == 3

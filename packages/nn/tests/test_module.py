@@ -130,13 +130,13 @@ def test_buffer_class_registers_with_persistence() -> None:
         (
             lambda m: m.register_parameter("q", ember.ones(1)),
             TypeError,
-            "cannot assign 'ember.FloatTensor' object to parameter 'q' "
+            "cannot assign 'torch.FloatTensor' object to parameter 'q' "
             "(ember.nn.Parameter or None required)",
         ),
         (
             lambda m: setattr(m, "scale", ember.ones(1)),
             TypeError,
-            "cannot assign 'ember.FloatTensor' as parameter 'scale' "
+            "cannot assign 'torch.FloatTensor' as parameter 'scale' "
             "(ember.nn.Parameter or None expected)",
         ),
         (

@@ -68,7 +68,7 @@ def test_parameters_vector_round_trip() -> None:
     vec = nn.utils.parameters_to_vector(m.parameters())
     assert vec.shape == (11,)
     expected = np.concatenate([p.detach().numpy().ravel() for p in m.parameters()])
-    np.testing.assert_array_equal(vec.numpy(), expected)
+    np.testing.assert_array_equal(vec.detach().numpy(), expected)
     weight = m[0].weight
     nn.utils.vector_to_parameters(ember.arange(11.0), m.parameters())
     assert m[0].weight is weight  # the Parameter objects stay

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ember/checked_math.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
 
@@ -360,7 +361,8 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start,
   Geometry g(x);
   g.offset += lo * x.strides()[d];
   g.sizes[d] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
-  g.strides[d] *= step;
+  // A dim of size 0 or 1 never steps, and x[::2**62] must not overflow computing its stride.
+  if (g.sizes[d] > 1) g.strides[d] = checked_mul(g.strides[d], step, "slice", "the stride");
   return g.make(x);
 }
 

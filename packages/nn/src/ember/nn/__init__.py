@@ -3,6 +3,7 @@
 from ember.nn import (
     functional,
     init,
+    parallel,
     parameter,
     utils,
 )
@@ -169,8 +170,6 @@ from ember.nn.modules.pooling import (
     AvgPool1d,
     AvgPool2d,
     AvgPool3d,
-    FractionalMaxPool2d,
-    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
     LPPool3d,
@@ -207,6 +206,7 @@ from ember.nn.modules.upsampling import (
     UpsamplingBilinear2d,
     UpsamplingNearest2d,
 )
+from ember.nn.parallel import DataParallel
 from ember.nn.parameter import (
     Buffer,
     Parameter,
@@ -236,6 +236,8 @@ __all__ = [
     "factory_kwargs",
     "functional",
     "init",
+    "parallel",
+    "DataParallel",
     "parameter",
     "utils",
     "AlphaDropout",
@@ -352,8 +354,6 @@ __all__ = [
     "ConvTranspose2d",
     "ConvTranspose3d",
     "Fold",
-    "FractionalMaxPool2d",
-    "FractionalMaxPool3d",
     "LPPool1d",
     "LPPool2d",
     "LPPool3d",
@@ -385,3 +385,13 @@ __all__ = [
     "ZeroPad2d",
     "ZeroPad3d",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # torch.nn names ember.nn does not have yet fail with the reason (an AttributeError, so
+    # hasattr() and getattr(..., default) keep working).
+    from ember.nn._missing_names import MISSING
+
+    if name in MISSING:
+        raise AttributeError(f"ember.nn.{name} is missing: {MISSING[name]}")
+    raise AttributeError(f"module 'ember.nn' has no attribute {name!r}")

@@ -171,6 +171,8 @@ from ember.nn._functional.fold import (
 from ember.nn._functional.fold import (
     unfold as unfold,
 )
+from ember.nn._functional.linear import bilinear as bilinear
+from ember.nn._functional.linear import linear as linear
 from ember.nn._functional.loss import (
     binary_cross_entropy as binary_cross_entropy,
 )

@@ -20,8 +20,6 @@ __all__ = [
     "AvgPool1d",
     "AvgPool2d",
     "AvgPool3d",
-    "FractionalMaxPool2d",
-    "FractionalMaxPool3d",
     "LPPool1d",
     "LPPool2d",
     "LPPool3d",
@@ -414,17 +412,3 @@ class MaxUnpool3d(_MaxUnpoolNd):
     """
 
     _n = 3
-
-
-class FractionalMaxPool2d(Module):
-    """Not implemented yet in ember (raises NotImplementedError when built)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("ember.nn.FractionalMaxPool2d is not implemented yet")
-
-
-class FractionalMaxPool3d(Module):
-    """Not implemented yet in ember (raises NotImplementedError when built)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("ember.nn.FractionalMaxPool3d is not implemented yet")
