@@ -129,6 +129,10 @@ class Tensor(TensorCompat, _C.TensorBase):
         """Whether the tensor lives on a CUDA device."""
         return False
 
+    # Other devices and layouts torch tensors can have; ember's are all CPU, strided, dense.
+    is_xpu = is_mps = is_meta = is_ipu = is_hpu = is_mtia = is_xla = is_maia = is_cuda
+    is_vulkan = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = is_cuda
+
     def cpu(self) -> Tensor:
         """The tensor on the CPU: ``self``, since ember tensors already live there."""
         return self

@@ -8,6 +8,7 @@ common call without a memory format goes straight to the native method.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from ember import _memory_format as mf
 from ember._dtype import is_tensor
 from ember_core import _C
 
-__all__ = ["TensorCompat", "UntypedStorage"]
+__all__ = ["TensorCompat", "TypedStorage", "UntypedStorage"]
 
 _native_clone = _C.TensorBase.clone
 _native_contiguous = _C.TensorBase.contiguous
@@ -91,8 +92,69 @@ class UntypedStorage:
     def __getitem__(self, index: int) -> int:
         return int(self._bytes[index].item())
 
+    def share_memory_(self) -> UntypedStorage:
+        """Moves the storage into shared memory (every tensor over it follows); returns self."""
+        self._bytes.share_memory_()
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether the storage lives in shared memory."""
+        return bool(self._bytes.is_shared())
+
     def __repr__(self) -> str:
         return f"ember.UntypedStorage(device=cpu) of size {self.nbytes()}"
+
+
+_typed_storage_warned = False
+
+
+class TypedStorage(UntypedStorage):
+    """torch's deprecated typed view of a storage (``t.storage()``): sizes count elements.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     ember.zeros(3).storage().size()
+        3
+    """
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, tensor: Any) -> None:
+        global _typed_storage_warned
+        if not _typed_storage_warned:
+            _typed_storage_warned = True
+            warnings.warn(
+                "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
+                "will be the only storage class. To access UntypedStorage directly, use "
+                "tensor.untyped_storage() instead of tensor.storage()",
+                UserWarning,
+                stacklevel=3,
+            )
+        super().__init__(tensor)
+        self.dtype: Any = tensor.dtype
+
+    def element_size(self) -> int:
+        """The size of one element in bytes."""
+        return int(self.dtype.itemsize)
+
+    def size(self) -> int:
+        """The number of elements the storage holds."""
+        return self.nbytes() // self.element_size()
+
+    __len__ = size
+
+    def tolist(self) -> list[Any]:
+        """The elements as Python numbers."""
+        result: list[Any] = self._bytes.view(self.dtype).tolist()
+        return result
+
+    def __getitem__(self, index: int) -> Any:
+        return self._bytes.view(self.dtype)[index].item()
+
+    def __repr__(self) -> str:
+        return f"ember.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {self.size()}"
 
 
 class TensorCompat:
@@ -181,6 +243,10 @@ class TensorCompat:
     def untyped_storage(self) -> UntypedStorage:
         """The storage's bytes, shared with this tensor and all its views."""
         return UntypedStorage(self)
+
+    def storage(self) -> TypedStorage:
+        """torch's deprecated typed storage view (warns once, as torch; prefer untyped_storage)."""
+        return TypedStorage(self)
 
     def is_pinned(self, device: Any = None) -> bool:
         """Whether the tensor is in pinned (page-locked) memory: never, without an accelerator."""

@@ -321,10 +321,9 @@ def save(
         obj: what to save, e.g. a state dict ``{"weight": w, "bias": b}``. numpy arrays are
             stored as data and load back as numpy arrays.
         f: a path, or a binary file object opened for writing.
-        pickle_module: the explicit opt-in for objects outside the format (a whole module, your
-            own classes): they go into one pickle section (``pickle_module.dumps``), which
-            ``load`` reads only with ``weights_only=False``. Passing ``pickle_protocol`` opts in
-            with the standard ``pickle``.
+        pickle_module: pickles the objects outside the format (a whole module, your own
+            classes; default: the standard ``pickle``, as torch.save) into one pickle section,
+            which ``load`` reads only with ``weights_only=False``.
         pickle_protocol: the pickle protocol of that section.
         _use_new_zipfile_serialization, _disable_byteorder_record: accepted for torch
             compatibility; ember writes one format.
@@ -340,8 +339,10 @@ def save(
         ember.Size([2, 3])
     """
     _check_little_endian("save")
-    if pickle_protocol is not None and pickle_module is None:
-        import pickle as pickle_module  # an explicit protocol is an opt-in too, as torch's call
+    if pickle_module is None:
+        # As torch.save: objects outside the format (a whole module) are pickled; only loading
+        # them is the risk, and load refuses the pickle section unless weights_only=False.
+        import pickle as pickle_module
     if pickle_module is not None and not callable(getattr(pickle_module, "dumps", None)):
         raise TypeError(f"[save] pickle_module must have a dumps function, got {pickle_module!r}")
     if pickle_protocol is not None and (
