@@ -4,7 +4,6 @@
 #include <cstring>
 #include <numeric>
 
-#include "ember/checked_math.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
 
@@ -361,8 +360,15 @@ Tensor slice(const Tensor& x, int64_t dim, std::optional<int64_t> start,
   Geometry g(x);
   g.offset += lo * x.strides()[d];
   g.sizes[d] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
-  // A dim of size 0 or 1 never steps, and x[::2**62] must not overflow computing its stride.
-  if (g.sizes[d] > 1) g.strides[d] = checked_mul(g.strides[d], step, "slice", "the stride");
+  // torch's stride is stride * step; a dim of size 0 or 1 never steps, so where that product
+  // overflows (x[::2**62]) the stride is left as it was instead.
+  int64_t stepped;
+  if (!__builtin_mul_overflow(g.strides[d], step, &stepped)) {
+    g.strides[d] = stepped;
+  } else {
+    EMBER_CHECK(g.sizes[d] <= 1, RuntimeError, "[slice] the stride overflows a 64-bit integer (",
+                g.strides[d], " * ", step, ")");
+  }
   return g.make(x);
 }
 

@@ -525,3 +525,8 @@ class Softmax2d(Module):
                 f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead"
             )
         return A.softmax(input, -3, _stacklevel=5)
+
+
+# torch defines MultiheadAttention in this module; programs name it here (torch.load's
+# safe_globals lists). Imported last: attention.py imports from the modules this one does.
+from ember.nn.modules.attention import MultiheadAttention as MultiheadAttention  # noqa: E402

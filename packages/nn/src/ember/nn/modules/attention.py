@@ -8,7 +8,7 @@ import ember
 from ember._tensor import Tensor
 from ember.nn import init
 from ember.nn._functional.attention import multi_head_attention_forward
-from ember.nn.modules.linear import Linear
+from ember.nn.modules.linear import NonDynamicallyQuantizableLinear
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 
@@ -83,7 +83,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(ember.empty((3 * embed_dim,), **factory))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **factory)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory)
         if add_bias_kv:
             self.bias_k = Parameter(ember.empty((1, 1, embed_dim), **factory))
             self.bias_v = Parameter(ember.empty((1, 1, embed_dim), **factory))

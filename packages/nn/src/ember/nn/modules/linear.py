@@ -14,7 +14,7 @@ from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter, UninitializedParameter
 
-__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
+__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -102,6 +102,13 @@ class Linear(Module):
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
         )
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear that torch's quantization leaves alone: MultiheadAttention's ``out_proj`` class.
+
+    ember has no quantization, so it is a Linear under torch's name (reprs and pickles match).
+    """
 
 
 class Bilinear(Module):
