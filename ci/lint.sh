@@ -8,4 +8,5 @@ source ci/lib.sh
 step "ruff check" uv run ruff check .
 step "ruff format" uv run ruff format --check .
 step "mypy" uv run mypy -p ember -p ember.autograd -p ember.nn -p ember.optim -p ember.amp -p ember.utils.data -p ember.multiprocessing -p ember.distributions -p ember.utils.checkpoint
+step "mypy (user example)" uv run mypy --strict examples/typed_training.py
 step "stubs current" uv run python tools/gen_stubs.py --check

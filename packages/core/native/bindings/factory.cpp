@@ -376,7 +376,7 @@ void init_generator(nb::module_& m) {
       .def("manual_seed", [](nb::handle self, nb::handle seed) {
         nb::inst_ptr<Generator>(self)->manual_seed(to_seed(seed, "manual_seed"));
         return nb::borrow(self);
-      }, arg("seed"))
+      }, arg("seed"), nb::sig("def manual_seed(self, seed: int) -> Generator"))
       .def("seed", &Generator::seed_randomly)
       .def("initial_seed", &Generator::initial_seed)
       .def("get_state", [](Generator& g) { return wrap(g.get_state()); })
@@ -385,7 +385,7 @@ void init_generator(nb::module_& m) {
                     "tensor, not ", nb::type_name(state.type()).c_str());
         nb::inst_ptr<Generator>(self)->set_state(unwrap(state));
         return nb::borrow(self);
-      }, arg("new_state"))
+      }, arg("new_state"), nb::sig("def set_state(self, new_state: object) -> Generator"))
       .def_prop_ro("device", [](Generator&) { return "cpu"; });
 
   nb::object default_gen = nb::cast(&default_generator(), nb::rv_policy::reference);

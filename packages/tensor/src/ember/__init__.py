@@ -4,12 +4,13 @@
 ...) join this package's namespace when installed.
 """
 
-# ruff: noqa: E402, F401 - the imports below follow the namespace setup on purpose
+# ruff: noqa: E402 - the imports below follow the namespace setup on purpose
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import sys
+from typing import TYPE_CHECKING
 
 # Other ember distributions install portions of this package (ember/nn, ember/utils/data, ...).
 __path__ = pkgutil.extend_path(__path__, __name__)
@@ -18,63 +19,80 @@ import ember_core._C as _C
 
 sys.modules[__name__ + "._C"] = _C
 
+# `name as name`: an explicit re-export, so that `mypy --strict` user code sees `ember.Tensor`.
+# isort: off
 from ember._C import *  # noqa: F403
-from ember._device import device
+from ember._device import device as device
 from ember._dtype import (
-    cdouble,
-    cfloat,
-    double,
-    finfo,
-    float,
-    half,
-    iinfo,
-    int,
-    is_floating_point,
-    is_nonzero,
-    is_tensor,
-    long,
-    numel,
-    short,
+    cdouble as cdouble,
+    cfloat as cfloat,
+    double as double,
+    finfo as finfo,
+    float as float,
+    half as half,
+    iinfo as iinfo,
+    int as int,
+    is_floating_point as is_floating_point,
+    is_nonzero as is_nonzero,
+    is_tensor as is_tensor,
+    long as long,
+    numel as numel,
+    short as short,
 )
 from ember._grad_mode import (
-    enable_grad,
-    inference_mode,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
+    enable_grad as enable_grad,
+    inference_mode as inference_mode,
+    is_inference_mode_enabled as is_inference_mode_enabled,
+    no_grad as no_grad,
+    set_grad_enabled as set_grad_enabled,
 )
-from ember._tensor import Size, Tensor
-from ember._tensor_str import get_printoptions, printoptions, set_printoptions
-from ember.serialization import load, save
+from ember._tensor import Size as Size, Tensor as Tensor
+from ember._tensor_str import (
+    get_printoptions as get_printoptions,
+    printoptions as printoptions,
+    set_printoptions as set_printoptions,
+)
+from ember.serialization import load as load, save as save
 
-from ember import cuda, testing, version  # isort: skip
-from ember import accelerator, onnx  # isort: skip
-from ember import linalg  # isort: skip
-from ember import fft  # isort: skip
-from ember import special  # isort: skip
+from ember import cuda as cuda, testing as testing, version as version  # isort: skip
+from ember import accelerator as accelerator, onnx as onnx  # isort: skip
+from ember import linalg as linalg  # isort: skip
+from ember import fft as fft  # isort: skip
+from ember import special as special  # isort: skip
 from ember._linalg_legacy import (  # isort: skip
-    cholesky,
-    det,
-    inverse,
-    logdet,
-    lu_unpack,
-    matrix_power,
-    pinverse,
-    qr,
-    slogdet,
-    svd,
+    cholesky as cholesky,
+    det as det,
+    inverse as inverse,
+    logdet as logdet,
+    lu_unpack as lu_unpack,
+    matrix_power as matrix_power,
+    pinverse as pinverse,
+    qr as qr,
+    slogdet as slogdet,
+    svd as svd,
 )
-from ember._vector_ops import dist, inner, isreal, polar  # isort: skip
-from ember._einsum import einsum  # isort: skip
+from ember._vector_ops import dist as dist, inner as inner, isreal as isreal, polar as polar  # isort: skip
+from ember._einsum import einsum as einsum  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.
 from ember._compat_namespace import *  # noqa: F403  # isort: skip
-from ember import backends  # isort: skip
+from ember import backends as backends  # isort: skip
+# isort: on
 
 _missing.install()  # `import ember.nn` without ember-nn names the distribution to install
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    # Loaded at run time by _load_autograd and __getattr__ below (other distributions); named
+    # here so that type checkers see `ember.autograd.grad`, `ember.optim.Adam`, `ember.autocast`.
+    from ember import amp as amp
+    from ember import autograd as autograd
+    from ember import optim as optim
+    from ember.amp import autocast as autocast
+    from ember.amp import get_autocast_dtype as get_autocast_dtype
+    from ember.amp import is_autocast_enabled as is_autocast_enabled
 
 
 def _load_autograd() -> None:

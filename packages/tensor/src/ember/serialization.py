@@ -21,7 +21,6 @@ from typing import IO, Any, BinaryIO, Union
 
 from ember import _safetensors as st
 from ember import _save_extras as extras
-from ember import _torch_format
 from ember._device import device as _device
 from ember_core import _C
 
@@ -708,6 +707,9 @@ def _weights_only(weights_only: bool | None) -> bool:
 
 
 def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
+    # Imported here: its zipfile/pickle stack costs ~15 ms of every `import ember`.
+    from ember import _torch_format
+
     prefix = source.read(8)
     if _torch_format.is_torch_zip(prefix):  # the one parser of torch.save's zip archives
         return _torch_format.load_torch_zip(source.file(), source.size, map_location, weights_only)
