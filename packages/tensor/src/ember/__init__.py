@@ -110,11 +110,15 @@ def _load_autograd() -> None:
 _load_autograd()
 
 
+# Components other distributions add, imported on first use (torch imports them eagerly; `import
+# ember` stays fast). A missing distribution fails with the _missing finder's message.
+_LAZY_MODULES = ("nn", "optim", "amp", "multiprocessing", "distributions", "utils")
+_AUTOCAST_NAMES = ("autocast", "is_autocast_enabled", "get_autocast_dtype")
+
+
 def __getattr__(name: str) -> object:
-    # ember.optim / ember.amp / ember.autocast (ember-nn) are imported on first use, as in torch.
-    if name in ("autocast", "is_autocast_enabled", "get_autocast_dtype", "optim", "amp"):
-        mod = importlib.import_module(
-            "ember.amp" if name not in ("optim", "amp") else "ember." + name
-        )
-        return mod if name in ("optim", "amp") else getattr(mod, name)
+    if name in _LAZY_MODULES:
+        return importlib.import_module("ember." + name)
+    if name in _AUTOCAST_NAMES:
+        return getattr(importlib.import_module("ember.amp"), name)
     raise AttributeError(f"module 'ember' has no attribute {name!r}")
