@@ -213,6 +213,8 @@ def test_max_pool_indices_first_max_or_last_nan():
     values, indices = F.max_pool2d(T(a[None, None]), 2, return_indices=True)
     np.testing.assert_array_equal(indices.numpy()[0, 0], [[4, 3], [8, 10]])
     np.testing.assert_array_equal(values.numpy()[0, 0], [[nan, 5], [3, 0]])
+    # Without grad or indices the values come from a plain amax: the same values, NaN too.
+    np.testing.assert_array_equal(F.max_pool2d(T(a[None, None]), 2).numpy(), values.numpy())
     x = T(a[None, None], True)
     F.max_pool2d(x, 2).sum().backward()
     expected = np.zeros(16)
