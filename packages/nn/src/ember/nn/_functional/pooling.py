@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional._window import IntOrTuple, batched, float_only, is_tensor, ntuple
 from ember_core import _C
@@ -114,7 +115,7 @@ def _first_argmax(columns: Any) -> Any:
     sends each window's gradient to that one element, as torch's max pools do.
     """
     k = columns.shape[1]
-    with ember.no_grad():
+    with no_grad():
         peak = columns.amax(dim=1, keepdim=True)
         pos = ember.arange(k).reshape(1, k, 1)
         # Scores: a NaN at i scores k + 1 + i (later wins), a maximum at i scores k - i
