@@ -206,6 +206,22 @@ def test_max_pool_gradient_goes_to_the_first_max():
     assert x.grad.numpy().sum() == 1.0 and (x.grad.numpy() == 1.0).sum() == 1
 
 
+def test_max_pool_indices_first_max_or_last_nan():
+    # torch's pick: the first maximum of a window in scan order, or its last NaN if it has any.
+    nan = math.nan
+    a = np.array([[1, nan, 2, 5], [nan, 0, 5, 5], [3, 3, 0, 0], [3, 3, -1, 0]])
+    values, indices = F.max_pool2d(T(a[None, None]), 2, return_indices=True)
+    np.testing.assert_array_equal(indices.numpy()[0, 0], [[4, 3], [8, 10]])
+    np.testing.assert_array_equal(values.numpy()[0, 0], [[nan, 5], [3, 0]])
+    # Without grad or indices the values come from a plain amax: the same values, NaN too.
+    np.testing.assert_array_equal(F.max_pool2d(T(a[None, None]), 2).numpy(), values.numpy())
+    x = T(a[None, None], True)
+    F.max_pool2d(x, 2).sum().backward()
+    expected = np.zeros(16)
+    expected[[4, 3, 8, 10]] = 1.0
+    np.testing.assert_array_equal(x.grad.numpy().reshape(-1), expected)
+
+
 @pytest.mark.parametrize(
     ("call", "exc", "match"),
     [

@@ -91,7 +91,7 @@ def _conv(
     dil = ntuple(dilation, d, "dilation", op)
     kernel = tuple(weight.shape[2:])
     spatial = tuple(x.shape[2:])
-    n, c = x.shape[0], x.shape[1]
+    c = x.shape[1]
     _geometry_checks(s, (0,) * d, dil, groups)
     if isinstance(padding, str):
         if padding == "valid":
@@ -138,6 +138,66 @@ def _conv(
             f"kernel size {fmt(effective)} and padding {fmt(pad)} is too small"
         )
     _bias_check(weight, bias, c_out)
+    if d < 3:
+        out = _conv_one_gemm(x, weight, kernel, s, pad, dil, out_size, groups, d)
+    else:
+        out = _conv_batched(x, weight, kernel, s, pad, dil, out_size, groups)
+    out = _add_bias(out, bias, d)
+    return out.squeeze(0) if unbatched else out
+
+
+def _conv_one_gemm(
+    x: Any,
+    weight: Any,
+    kernel: tuple[int, ...],
+    s: tuple[int, ...],
+    pad: tuple[int, ...],
+    dil: tuple[int, ...],
+    out_size: tuple[int, ...],
+    groups: int,
+    d: int,
+) -> Any:
+    # The batch becomes a unit-kernel spatial dim of a (d+1)-d im2col over [1, C, N, *spatial],
+    # so the columns come out [C * K, N * L] and each group is ONE GEMM (forward, and through
+    # matmul's rule both gradients), not N small ones.
+    n, c = x.shape[0], x.shape[1]
+    c_out = weight.shape[0]
+    k = math.prod(kernel)
+    length = math.prod(out_size)
+    planes = x.transpose(0, 1).contiguous()
+    if k == 1 and all(v == 1 for v in s) and not any(pad):
+        columns = planes.reshape(c, n * length)
+    else:
+        columns = _C._nn_im2col(
+            planes.unsqueeze(0),
+            (1, *kernel),
+            (1, *dil),
+            (0, *pad),
+            (1, *s),
+            (n, *out_size),
+        ).reshape(c * k, n * length)
+    if groups == 1:
+        out = weight.reshape(c_out, c * k) @ columns
+    else:
+        g_in = c // groups
+        w = weight.reshape(groups, c_out // groups, g_in * k)
+        out = w @ columns.reshape(groups, g_in * k, n * length)
+    return out.reshape(c_out, n, *out_size).transpose(0, 1).contiguous()
+
+
+def _conv_batched(
+    x: Any,
+    weight: Any,
+    kernel: tuple[int, ...],
+    s: tuple[int, ...],
+    pad: tuple[int, ...],
+    dil: tuple[int, ...],
+    out_size: tuple[int, ...],
+    groups: int,
+) -> Any:
+    # 3-d: the natives stop at 3 spatial dims, so the batch stays a matmul batch dim.
+    n, c = x.shape[0], x.shape[1]
+    c_out = weight.shape[0]
     k = math.prod(kernel)
     length = math.prod(out_size)
     if k == 1 and all(v == 1 for v in s) and not any(pad):
@@ -150,8 +210,7 @@ def _conv(
         g_in = c // groups
         w = weight.reshape(groups, c_out // groups, g_in * k)
         out = w @ columns.reshape(n, groups, g_in * k, length)
-    out = _add_bias(out.reshape(n, c_out, *out_size), bias, d)
-    return out.squeeze(0) if unbatched else out
+    return out.reshape(n, c_out, *out_size)
 
 
 def conv1d(

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import ember
+from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional._window import IntOrTuple, batched, float_only, is_tensor, ntuple
 from ember_core import _C
@@ -105,6 +106,29 @@ def _window_positions(
     return flat.reshape(math.prod(k), math.prod(out))
 
 
+def _first_argmax(columns: Any) -> Any:
+    """[N, 1, L] index of each window's maximum over dim 1, as torch's max pools pick it: the
+    first maximum, or the last NaN in a window holding one.
+
+    An amax, a compare and a scored amax: fast reductions instead of ``max(dim)``'s
+    value-and-index one (measured ~4x slower here); the values are then a gather, whose backward
+    sends each window's gradient to that one element, as torch's max pools do.
+    """
+    k = columns.shape[1]
+    with no_grad():
+        peak = columns.amax(dim=1, keepdim=True)
+        pos = ember.arange(k).reshape(1, k, 1)
+        # Scores: a NaN at i scores k + 1 + i (later wins), a maximum at i scores k - i
+        # (earlier wins), anything else 0; the best score decodes back to its position.
+        # (Products of masks, not ember.where: measured 3x faster here.)
+        score = (columns == peak) * (k - pos)
+        if not bool(peak.isnan().any()):  # amax propagates NaN: no NaN peak, no NaN at all
+            return k - score.amax(dim=1, keepdim=True)
+        score = ember.maximum(score, columns.isnan() * (k + 1 + pos))
+        best = score.amax(dim=1, keepdim=True)
+        return (k - best) + (best > k) * (2 * best - (2 * k + 1))
+
+
 def _max_pool(
     input: Any,
     kernel_size: IntOrTuple,
@@ -122,15 +146,20 @@ def _max_pool(
     n, c, spatial = x.shape[0], x.shape[1], tuple(x.shape[2:])
     planes = x.reshape(n * c, 1, *spatial)
     columns = _C._nn_im2col(planes, k, dil, p, s, out, -math.inf)
-    values, arg = columns.max(dim=1)
-    result = values.reshape(n, c, *out)
+    if not return_indices and not (x.requires_grad and ember.is_grad_enabled()):
+        # No gradient to route and no indices: the values alone are one fast reduction.
+        result = columns.amax(dim=1).reshape(n, c, *out)
+        return result.squeeze(0) if unbatched else result
+    arg = _first_argmax(columns)
+    result = columns.gather(1, arg).reshape(n, c, *out)
     if unbatched:
         result = result.squeeze(0)
     if not return_indices:
         return result
     table = ember.from_numpy(_window_positions(spatial, k, s, p, dil, out))
     length = math.prod(out)
-    indices = ember.take(table, arg * length + ember.arange(length)).reshape(result.shape)
+    flat = arg.squeeze(1) * length + ember.arange(length)
+    indices = ember.take(table, flat).reshape(result.shape)
     return result, indices
 
 
