@@ -32,7 +32,7 @@ import ember.nn.functional as F
 from ember.utils.data import DataLoader, TensorDataset
 
 matplotlib.use("Agg")  # no display: write files only
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+import matplotlib.pyplot as plt  # after choosing the backend
 
 
 class DigitsCNN(nn.Module):
