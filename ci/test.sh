@@ -6,6 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source ci/lib.sh
 
 export UV_PYTHON_DOWNLOADS=never
+# ccache keys paths relative to this: a fresh clone at another path still hits the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"
 # Hypothesis draws the same examples on every CI run (see packages/tensor/tests/conftest.py).
 export EMBER_HYPOTHESIS_DERANDOMIZE=1
 total_start=$(date +%s)
