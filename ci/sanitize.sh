@@ -30,8 +30,15 @@ tests=(
   packages/tensor/tests/test_fuzz_values.py
   packages/tensor/tests/test_serialization_fuzz.py
   packages/autograd/tests/test_gradcheck_ops.py
+  packages/nn/tests/test_conv.py
+  packages/nn/tests/test_pooling.py
+  packages/nn/tests/test_optim_fused.py
+  packages/multiprocessing/tests/test_sharing.py
 )
+# NOTE: ASan reserves terabytes of shadow address space, so a test that caps it (ulimit -v) cannot
+# run under it.
 step "tests under ASan + UBSan" env LD_PRELOAD="${preload}" \
-  .venv-sanitize/bin/python -m pytest -s -p no:cacheprovider "${tests[@]}"
+  .venv-sanitize/bin/python -m pytest -s -p no:cacheprovider "${tests[@]}" \
+  --deselect packages/tensor/tests/test_fuzz_api.py::test_more_threads_than_the_os_grants_does_not_hang
 
 echo "::: sanitizer step passed in $(($(date +%s) - total_start)) s"

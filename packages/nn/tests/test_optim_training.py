@@ -36,9 +36,12 @@ def data() -> tuple[ember.Tensor, ember.Tensor, np.ndarray]:
 )
 def test_linear_regression_fits(opt_cls: type, kwargs: dict[str, Any]) -> None:
     x, y, w = data()
+    ember.manual_seed(0)  # the initial weights, independent of which tests ran before
     model = nn.Linear(3, 1)
     opt = opt_cls(model.parameters(), **kwargs)
-    for _ in range(300):
+    # 600 steps: RMSprop's steps shrink as its squared-gradient average lags (300 left 2 of 30
+    # initialisations outside the tolerance).
+    for _ in range(600):
         opt.zero_grad()
         loss = ((model(x) - y) ** 2).mean()
         loss.backward()
