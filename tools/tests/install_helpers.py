@@ -20,7 +20,8 @@ from workspace import ROOT
 
 INDEXES = Path(os.environ.get("EMBER_RELEASE_INDEXES", ROOT / "dist" / "whl"))
 WHEELS = Path(os.environ.get("EMBER_RELEASE_WHEELS", ROOT / "dist" / "wheels"))
-TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.26"]
+# scipy: the oracle of the special-function, distribution and matrix-function tests.
+TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.26", "scipy>=1.11"]
 # Tests of the editable workspace install itself, which a wheel install cannot pass by design.
 WORKSPACE_ONLY_TESTS = [
     "test_namespace.py::test_portion_joins_the_namespace_in_the_dev_install",
