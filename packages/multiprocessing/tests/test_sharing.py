@@ -77,8 +77,11 @@ def test_segments_are_private_0600(strategy: str) -> None:
     kind, name, fd, nbytes = _C._shm_export(t)
     assert kind == strategy and nbytes == 64
     if strategy == "file_descriptor":
-        mode = os.fstat(fd).st_mode
-        assert not os.path.exists("/dev/shm" + name)  # unlinked at creation
+        st = os.fstat(fd)
+        mode = st.st_mode
+        assert not os.path.exists("/dev/shm" + name)  # never named: a SIGKILL cannot leak it
+        assert st.st_nlink == 0
+        assert st.st_dev == os.stat("/dev/shm").st_dev  # counted against /dev/shm's size
     else:
         mode = os.stat("/dev/shm" + name).st_mode
         # the export counted a handle in flight; take it back as a receiver would

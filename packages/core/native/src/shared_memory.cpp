@@ -89,6 +89,21 @@ bool exceeds_test_limit(size_t length) {
       "fewer workers or a smaller batch_size also need less"));
 }
 
+// Opens a new, empty segment file. file_descriptor segments never get a name in /dev/shm: an
+// O_TMPFILE file on that tmpfs counts against its size like a named one, but a process killed
+// at any instant (even while fallocate reserves the pages) leaves nothing behind. Where the
+// kernel lacks O_TMPFILE the name lives only between two consecutive system calls.
+int open_segment_file(const std::string& name, ShmStrategy strategy) {
+  if (strategy == ShmStrategy::FileDescriptor) {
+    const int fd = open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    const int fallback = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fallback >= 0) shm_unlink(name.c_str());
+    return fallback;
+  }
+  return shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+}
+
 // Creates, sizes and maps a new segment of the current strategy.
 std::shared_ptr<Segment> create_segment(size_t nbytes) {
   auto seg = std::make_shared<Segment>();
@@ -99,7 +114,7 @@ std::shared_ptr<Segment> create_segment(size_t nbytes) {
   int fd = -1;
   for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
     seg->name = random_name();
-    fd = shm_open(seg->name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    fd = open_segment_file(seg->name, seg->strategy);
     if (fd < 0 && errno != EEXIST) break;
   }
   EMBER_CHECK(fd >= 0, RuntimeError, "[share_memory_] shm_open(", seg->name,
@@ -127,8 +142,7 @@ std::shared_ptr<Segment> create_segment(size_t nbytes) {
   }
   seg->base = base;
   if (seg->strategy == ShmStrategy::FileDescriptor) {
-    shm_unlink(seg->name.c_str());  // from here on only open descriptors keep it alive
-    seg->fd = fd;
+    seg->fd = fd;  // only open descriptors keep it alive
   } else {
     close(fd);
     new (base) std::atomic<int32_t>(1);
