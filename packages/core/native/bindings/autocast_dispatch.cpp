@@ -68,10 +68,14 @@ PyObject* cast_tensor(PyObject* o, const Tensor* t, ScalarType to) {
 // The dtype the policy casts a tensor of dtype `from` to, or `from` itself.
 ScalarType target(AutocastPolicy policy, ScalarType from, ScalarType promoted) {
   switch (policy) {
-    case AutocastPolicy::kLower: return t_dtype;
-    case AutocastPolicy::kFp32: return is_low(from) ? ScalarType::Float32 : from;
-    case AutocastPolicy::kPromote: return promoted;
-    case AutocastPolicy::kNone: break;
+    case AutocastPolicy::kLower:
+      return t_dtype;
+    case AutocastPolicy::kFp32:
+      return is_low(from) ? ScalarType::Float32 : from;
+    case AutocastPolicy::kPromote:
+      return promoted;
+    case AutocastPolicy::kNone:
+      break;
   }
   return from;
 }
@@ -107,14 +111,16 @@ PyObject* cast_arg(PyObject* o, AutocastPolicy policy, ScalarType promoted) {
   PyObject* out = list ? PyList_New(n) : PyTuple_New(n);
   if (!out) return nullptr;
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = cast_arg(list ? PyList_GetItem(o, i) : PyTuple_GetItem(o, i), policy,
-                              promoted);
+    PyObject* item =
+        cast_arg(list ? PyList_GetItem(o, i) : PyTuple_GetItem(o, i), policy, promoted);
     if (!item) {
       Py_DECREF(out);
       return nullptr;
     }
-    if (list) PyList_SetItem(out, i, item);
-    else PyTuple_SetItem(out, i, item);
+    if (list)
+      PyList_SetItem(out, i, item);
+    else
+      PyTuple_SetItem(out, i, item);
   }
   return out;
 }
@@ -185,19 +191,23 @@ void init_autocast(nb::module_& m, nb::handle tensor_class) {
   g_to_str = PyUnicode_InternFromString("to");
   g_out_str = PyUnicode_InternFromString("out");
   g_grad_fn_str = PyUnicode_InternFromString("grad_fn");
-  m.def("_set_autocast_enabled", [](bool on, nb::handle dtype) {
-    const ScalarType dt = to_dtype_arg(dtype, "autocast");
-    EMBER_CHECK(is_low(dt) || dt == ScalarType::Float32, ValueError,
-                "[autocast] dtype must be bfloat16, float16 or float32, got ", dtype_name(dt));
-    set_enabled(on, dt);
-  }, nb::arg("enabled"), nb::arg("dtype"),
-     "Turns this thread's CPU autocast region on or off, with its low-precision dtype.");
+  m.def(
+      "_set_autocast_enabled",
+      [](bool on, nb::handle dtype) {
+        const ScalarType dt = to_dtype_arg(dtype, "autocast");
+        EMBER_CHECK(is_low(dt) || dt == ScalarType::Float32, ValueError,
+                    "[autocast] dtype must be bfloat16, float16 or float32, got ", dtype_name(dt));
+        set_enabled(on, dt);
+      },
+      nb::arg("enabled"), nb::arg("dtype"),
+      "Turns this thread's CPU autocast region on or off, with its low-precision dtype.");
   m.def("_get_autocast_enabled", [] { return t_enabled; });
   m.def("_get_autocast_dtype", [] { return dtype_object(t_dtype); });
   m.def("_set_autocast_cache_enabled", [](bool on) { t_cache_enabled = on; }, nb::arg("enabled"));
   m.def("_get_autocast_cache_enabled", [] { return t_cache_enabled; });
-  m.def("_clear_autocast_cache", [] { t_cache.clear(); },
-        "Drops this thread's cached casts of weights (at the exit of the outermost region).");
+  m.def(
+      "_clear_autocast_cache", [] { t_cache.clear(); },
+      "Drops this thread's cached casts of weights (at the exit of the outermost region).");
 }
 
 }  // namespace ember::py

@@ -28,8 +28,7 @@ bool autocast_active();
 // it with autocast suspended (so autograd records the casts and the op). `unbound` is the
 // class's dispatcher to call when `self` is set (self is cast too). Returns a new reference.
 PyObject* autocast_call(PyObject* dispatcher, PyObject* unbound, AutocastPolicy policy,
-                        PyObject* self, PyObject* const* args, Py_ssize_t nargs,
-                        PyObject* kwnames);
+                        PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 
 // ember._C._set_autocast_enabled / _get_autocast_* / _clear_autocast_cache.
 void init_autocast(nb::module_& m, nb::handle tensor_class);

@@ -92,8 +92,9 @@ PyObject* reflag(PyObject* r, PyObject* original, PyObject* stripped, PyObject* 
   if (t.storage() == x.storage()) {
     // A reinterpretation (view(dtype)) would pair the wrong halves of each element.
     if (t.dtype() != x.dtype()) {
-      return set_error(name, "cannot view a conjugate view as another dtype; call "
-                             "resolve_conj() first");
+      return set_error(name,
+                       "cannot view a conjugate view as another dtype; call "
+                       "resolve_conj() first");
     }
     t.impl().set_conj(!t.is_conj());  // a view the op just made: nothing else holds it yet
     return Py_NewRef(r);
@@ -174,8 +175,9 @@ PyObject* resolving_call(PyObject* func, PyObject* name, ConjTraits traits,
   if (!result) return nullptr;
   for (const Destination& d : dests) {
     if (unwrap(d.original).sizes() != unwrap(d.stand_in).sizes()) {
-      return set_error(name, "a conjugate view given as out= must already have the result's "
-                             "shape; resolve it or pass a plain tensor");
+      return set_error(name,
+                       "a conjugate view given as out= must already have the result's "
+                       "shape; resolve it or pass a plain tensor");
     }
     PyObject* done =
         PyObject_CallFunctionObjArgs(g_copy, d.original.ptr(), d.stand_in.ptr(), nullptr);
@@ -191,30 +193,115 @@ ConjTraits conj_traits(std::string_view name) {
   // Ops that take conjugate views as they are: the conj family, copies that conjugate
   // themselves (copy_, clone, contiguous), views whose core handles the bit, queries of
   // geometry or identity, in-place geometry changes, and exports that refuse conj views.
-  static const std::unordered_set<std::string_view> pass = {
-      "conj", "resolve_conj", "is_conj", "is_complex", "copy_", "clone", "contiguous", "detach",
-      "adjoint", "real", "imag", "view_as_real", "view_as_complex", "numpy", "__array__",
-      "__dlpack__", "__dlpack_device__", "from_dlpack", "__hash__", "__len__", "_is_same_tensor", "_is_view_of",
-      "_set_requires_grad", "data_ptr", "dim", "ndimension", "numel", "nelement", "size",
-      "stride", "storage_offset", "element_size", "is_contiguous", "is_floating_point",
-      "result_type", "as_strided_", "squeeze_", "unsqueeze_", "swapaxes_", "swapdims_", "t_",
-      "transpose_", "_storage_bytes", "_storage_id", "_view_storage"};
+  static const std::unordered_set<std::string_view> pass = {"conj",
+                                                            "resolve_conj",
+                                                            "is_conj",
+                                                            "is_complex",
+                                                            "copy_",
+                                                            "clone",
+                                                            "contiguous",
+                                                            "detach",
+                                                            "adjoint",
+                                                            "real",
+                                                            "imag",
+                                                            "view_as_real",
+                                                            "view_as_complex",
+                                                            "numpy",
+                                                            "__array__",
+                                                            "__dlpack__",
+                                                            "__dlpack_device__",
+                                                            "from_dlpack",
+                                                            "__hash__",
+                                                            "__len__",
+                                                            "_is_same_tensor",
+                                                            "_is_view_of",
+                                                            "_set_requires_grad",
+                                                            "data_ptr",
+                                                            "dim",
+                                                            "ndimension",
+                                                            "numel",
+                                                            "nelement",
+                                                            "size",
+                                                            "stride",
+                                                            "storage_offset",
+                                                            "element_size",
+                                                            "is_contiguous",
+                                                            "is_floating_point",
+                                                            "result_type",
+                                                            "as_strided_",
+                                                            "squeeze_",
+                                                            "unsqueeze_",
+                                                            "swapaxes_",
+                                                            "swapdims_",
+                                                            "t_",
+                                                            "transpose_",
+                                                            "_storage_bytes",
+                                                            "_storage_id",
+                                                            "_view_storage"};
   // Ops whose result elements are input elements, moved or cast: conjugation commutes with
   // them. Ops that also fill in zeros (tril, diag_embed, ...) are not here: conjugating the
   // result would turn those zeros into 0-0j.
-  static const std::unordered_set<std::string_view> structural = {
-      "__getitem__", "as_strided", "broadcast_to", "chunk", "diagonal", "dsplit", "expand",
-      "expand_as", "flatten", "flip", "fliplr", "flipud", "gather", "hsplit", "index_select",
-      "masked_select", "movedim", "moveaxis", "narrow", "permute", "repeat", "repeat_interleave",
-      "reshape", "reshape_as", "roll", "rot90", "select", "split", "split_with_sizes", "squeeze",
-      "swapaxes", "swapdims", "t", "take", "take_along_dim", "tensor_split", "tile", "transpose",
-      "unbind", "unflatten", "unfold", "unsqueeze", "view", "view_as", "vsplit", "_to_dtype",
-      "as_tensor",
-      "bfloat16", "bool", "byte", "char", "double", "float", "half", "int", "long", "short"};
+  static const std::unordered_set<std::string_view> structural = {"__getitem__",
+                                                                  "as_strided",
+                                                                  "broadcast_to",
+                                                                  "chunk",
+                                                                  "diagonal",
+                                                                  "dsplit",
+                                                                  "expand",
+                                                                  "expand_as",
+                                                                  "flatten",
+                                                                  "flip",
+                                                                  "fliplr",
+                                                                  "flipud",
+                                                                  "gather",
+                                                                  "hsplit",
+                                                                  "index_select",
+                                                                  "masked_select",
+                                                                  "movedim",
+                                                                  "moveaxis",
+                                                                  "narrow",
+                                                                  "permute",
+                                                                  "repeat",
+                                                                  "repeat_interleave",
+                                                                  "reshape",
+                                                                  "reshape_as",
+                                                                  "roll",
+                                                                  "rot90",
+                                                                  "select",
+                                                                  "split",
+                                                                  "split_with_sizes",
+                                                                  "squeeze",
+                                                                  "swapaxes",
+                                                                  "swapdims",
+                                                                  "t",
+                                                                  "take",
+                                                                  "take_along_dim",
+                                                                  "tensor_split",
+                                                                  "tile",
+                                                                  "transpose",
+                                                                  "unbind",
+                                                                  "unflatten",
+                                                                  "unfold",
+                                                                  "unsqueeze",
+                                                                  "view",
+                                                                  "view_as",
+                                                                  "vsplit",
+                                                                  "_to_dtype",
+                                                                  "as_tensor",
+                                                                  "bfloat16",
+                                                                  "bool",
+                                                                  "byte",
+                                                                  "char",
+                                                                  "double",
+                                                                  "float",
+                                                                  "half",
+                                                                  "int",
+                                                                  "long",
+                                                                  "short"};
   static const std::unordered_set<std::string_view> inplace_dunders = {
-      "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
-      "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
-      "__imatmul__"};
+      "__setitem__",   "__iadd__",    "__isub__",    "__imul__",   "__itruediv__",
+      "__ifloordiv__", "__imod__",    "__ipow__",    "__iand__",   "__ior__",
+      "__ixor__",      "__ilshift__", "__irshift__", "__imatmul__"};
   ConjTraits traits;
   traits.inplace = inplace_dunders.count(name) > 0 ||
                    (name.size() > 1 && name.back() == '_' && name.front() != '_');
@@ -240,8 +327,7 @@ PyObject* conj_call(PyObject* func, PyObject* name, ConjTraits traits, PyObject*
     if (key == g_out_str || PyUnicode_Compare(key, g_out_str) == 0) out_at = nargs + i;
   }
   std::vector<nb::object> keep;  // owns the replaced arguments until the call returns
-  if (traits.mode == ConjMode::kStructural && out_at < 0 && nargs > 0 &&
-      is_conj_tensor(call[0])) {
+  if (traits.mode == ConjMode::kStructural && out_at < 0 && nargs > 0 && is_conj_tensor(call[0])) {
     return structural_call(func, name, call, nargs, kwnames, keep);
   }
   return resolving_call(func, name, traits, call, nargs, kwnames, out_at, keep);

@@ -26,15 +26,19 @@ Tensor out_arg(nb::handle out, const char* op) {
 const Tensor& check_sign(const char* name, const Tensor& x) {
   EMBER_CHECK(!is_complex(x.dtype()) || std::string_view(name) != "sign", NotImplementedError,
               "[sign] Unlike NumPy, ember.sign is not intended to support complex numbers "
-              "(got ", dtype_name(x.dtype()), "). Please use ember.sgn instead.");
+              "(got ",
+              dtype_name(x.dtype()), "). Please use ember.sgn instead.");
   return x;
 }
 
 void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool in_place) {
-  m.def(name, [op, name](nb::handle input, nb::handle out) {
-    return result_or_out(
-        unary(op, check_sign(name, to_tensor(input, name)), out_arg(out, name)), out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+  m.def(
+      name,
+      [op, name](nb::handle input, nb::handle out) {
+        return result_or_out(
+            unary(op, check_sign(name, to_tensor(input, name)), out_arg(out, name)), out);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(name, [op, name](const Tensor& self) { return wrap(unary(op, check_sign(name, self))); });
   if (in_place) {
     cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self) {
@@ -45,41 +49,62 @@ void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, b
 }
 
 void def_predicate(nb::module_& m, TensorClass& cls, const char* name, PredicateOp op) {
-  m.def(name, [op, name](nb::handle input, nb::handle out) {
-    return result_or_out(predicate(op, to_tensor(input, name), out_arg(out, name)), out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+  m.def(
+      name,
+      [op, name](nb::handle input, nb::handle out) {
+        return result_or_out(predicate(op, to_tensor(input, name), out_arg(out, name)), out);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(name, [op](const Tensor& self) { return wrap(predicate(op, self)); });
 }
 
 void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op, bool in_place) {
-  m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle out) {
-    return result_or_out(binary(op, to_tensor(input, name), to_tensor(other, name, "other"),
-                                out_arg(out, name)),
-                         out);
-  }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op, name](const Tensor& self, nb::handle other) {
-    return wrap(binary(op, self, to_tensor(other, name, "other")));
-  }, nb::arg("other"));
+  m.def(
+      name,
+      [op, name](nb::handle input, nb::handle other, nb::handle out) {
+        return result_or_out(
+            binary(op, to_tensor(input, name), to_tensor(other, name, "other"), out_arg(out, name)),
+            out);
+      },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [op, name](const Tensor& self, nb::handle other) {
+        return wrap(binary(op, self, to_tensor(other, name, "other")));
+      },
+      nb::arg("other"));
   if (!in_place) return;
-  cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self, nb::handle other) {
-    binary(op, unwrap(self), to_tensor(other, name, "other"), {}, {}, true);
-    return nb::borrow(self);
-  }, nb::arg("other"));
+  cls.def(
+      stable_name(std::string(name) + "_"),
+      [op, name](nb::handle self, nb::handle other) {
+        binary(op, unwrap(self), to_tensor(other, name, "other"), {}, {}, true);
+        return nb::borrow(self);
+      },
+      nb::arg("other"));
 }
 
 void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp op) {
-  m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle out) {
-    return result_or_out(compare(op, to_tensor(input, name), to_tensor(other, name, "other"),
-                                 out_arg(out, name)),
-                         out);
-  }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op, name](const Tensor& self, nb::handle other) {
-    return wrap(compare(op, self, to_tensor(other, name, "other")));
-  }, nb::arg("other"));
-  cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self, nb::handle other) {
-    compare(op, unwrap(self), to_tensor(other, name, "other"), {}, true);
-    return nb::borrow(self);
-  }, nb::arg("other"));
+  m.def(
+      name,
+      [op, name](nb::handle input, nb::handle other, nb::handle out) {
+        return result_or_out(compare(op, to_tensor(input, name), to_tensor(other, name, "other"),
+                                     out_arg(out, name)),
+                             out);
+      },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [op, name](const Tensor& self, nb::handle other) {
+        return wrap(compare(op, self, to_tensor(other, name, "other")));
+      },
+      nb::arg("other"));
+  cls.def(
+      stable_name(std::string(name) + "_"),
+      [op, name](nb::handle self, nb::handle other) {
+        compare(op, unwrap(self), to_tensor(other, name, "other"), {}, true);
+        return nb::borrow(self);
+      },
+      nb::arg("other"));
 }
 
 // NumPy scalars (np.float32(2), np.int64(3)) are numbers too; sequences and arrays are not.
@@ -92,12 +117,15 @@ bool is_number_like(nb::handle h) {
 // side (and `t == None` is False rather than an error).
 template <typename F>
 void def_operator(TensorClass& cls, const char* dunder, F f) {
-  cls.def(dunder, [f, dunder](nb::handle self, nb::handle other) -> nb::object {
-    if (!is_tensor(other) && !is_python_scalar(other) && !is_number_like(other)) {
-      return nb::borrow(Py_NotImplemented);
-    }
-    return f(self, to_tensor(other, dunder, "other"));
-  }, nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
+  cls.def(
+      dunder,
+      [f, dunder](nb::handle self, nb::handle other) -> nb::object {
+        if (!is_tensor(other) && !is_python_scalar(other) && !is_number_like(other)) {
+          return nb::borrow(Py_NotImplemented);
+        }
+        return f(self, to_tensor(other, dunder, "other"));
+      },
+      nb::arg("other").none());  // without .none() nanobind rejects `t == None` itself
 }
 
 template <typename F>
@@ -115,37 +143,75 @@ void def_arith_operators(TensorClass& cls, const char* fwd, const char* rev, con
   });
 }
 
-struct UnaryEntry { const char* name; UnaryOp op; bool in_place; };
-struct BinaryEntry { const char* name; BinaryOp op; bool in_place = true; };
-struct CompareEntry { const char* name; CompareOp op; };
-struct PredicateEntry { const char* name; PredicateOp op; };
+struct UnaryEntry {
+  const char* name;
+  UnaryOp op;
+  bool in_place;
+};
+struct BinaryEntry {
+  const char* name;
+  BinaryOp op;
+  bool in_place = true;
+};
+struct CompareEntry {
+  const char* name;
+  CompareOp op;
+};
+struct PredicateEntry {
+  const char* name;
+  PredicateOp op;
+};
 
 constexpr UnaryEntry kUnary[] = {
-    {"neg", UnaryOp::Neg, true},           {"negative", UnaryOp::Neg, true},
-    {"abs", UnaryOp::Abs, true},           {"absolute", UnaryOp::Abs, true},
-    {"sign", UnaryOp::Sign, true},         {"sqrt", UnaryOp::Sqrt, true},
-    {"rsqrt", UnaryOp::Rsqrt, true},       {"exp", UnaryOp::Exp, true},
-    {"exp2", UnaryOp::Exp2, true},         {"expm1", UnaryOp::Expm1, true},
-    {"log", UnaryOp::Log, true},           {"log2", UnaryOp::Log2, true},
-    {"log10", UnaryOp::Log10, true},       {"log1p", UnaryOp::Log1p, true},
-    {"sin", UnaryOp::Sin, true},           {"cos", UnaryOp::Cos, true},
-    {"tan", UnaryOp::Tan, true},           {"asin", UnaryOp::Asin, true},
-    {"arcsin", UnaryOp::Asin, true},       {"acos", UnaryOp::Acos, true},
-    {"arccos", UnaryOp::Acos, true},       {"atan", UnaryOp::Atan, true},
-    {"arctan", UnaryOp::Atan, true},       {"sinh", UnaryOp::Sinh, true},
-    {"cosh", UnaryOp::Cosh, true},         {"tanh", UnaryOp::Tanh, true},
-    {"asinh", UnaryOp::Asinh, true},       {"arcsinh", UnaryOp::Asinh, true},
-    {"acosh", UnaryOp::Acosh, true},       {"arccosh", UnaryOp::Acosh, true},
-    {"atanh", UnaryOp::Atanh, true},       {"arctanh", UnaryOp::Atanh, true},
-    {"sigmoid", UnaryOp::Sigmoid, true},   {"relu", UnaryOp::Relu, true},
-    {"erf", UnaryOp::Erf, true},           {"erfc", UnaryOp::Erfc, true},
-    {"floor", UnaryOp::Floor, true},       {"ceil", UnaryOp::Ceil, true},
-    {"trunc", UnaryOp::Trunc, true},       {"fix", UnaryOp::Trunc, true},
-    {"frac", UnaryOp::Frac, true},         {"reciprocal", UnaryOp::Reciprocal, true},
-    {"square", UnaryOp::Square, true},     {"bitwise_not", UnaryOp::BitwiseNot, true},
-    {"positive", UnaryOp::Identity, false}, {"sinc", UnaryOp::Sinc, true},
+    {"neg", UnaryOp::Neg, true},
+    {"negative", UnaryOp::Neg, true},
+    {"abs", UnaryOp::Abs, true},
+    {"absolute", UnaryOp::Abs, true},
+    {"sign", UnaryOp::Sign, true},
+    {"sqrt", UnaryOp::Sqrt, true},
+    {"rsqrt", UnaryOp::Rsqrt, true},
+    {"exp", UnaryOp::Exp, true},
+    {"exp2", UnaryOp::Exp2, true},
+    {"expm1", UnaryOp::Expm1, true},
+    {"log", UnaryOp::Log, true},
+    {"log2", UnaryOp::Log2, true},
+    {"log10", UnaryOp::Log10, true},
+    {"log1p", UnaryOp::Log1p, true},
+    {"sin", UnaryOp::Sin, true},
+    {"cos", UnaryOp::Cos, true},
+    {"tan", UnaryOp::Tan, true},
+    {"asin", UnaryOp::Asin, true},
+    {"arcsin", UnaryOp::Asin, true},
+    {"acos", UnaryOp::Acos, true},
+    {"arccos", UnaryOp::Acos, true},
+    {"atan", UnaryOp::Atan, true},
+    {"arctan", UnaryOp::Atan, true},
+    {"sinh", UnaryOp::Sinh, true},
+    {"cosh", UnaryOp::Cosh, true},
+    {"tanh", UnaryOp::Tanh, true},
+    {"asinh", UnaryOp::Asinh, true},
+    {"arcsinh", UnaryOp::Asinh, true},
+    {"acosh", UnaryOp::Acosh, true},
+    {"arccosh", UnaryOp::Acosh, true},
+    {"atanh", UnaryOp::Atanh, true},
+    {"arctanh", UnaryOp::Atanh, true},
+    {"sigmoid", UnaryOp::Sigmoid, true},
+    {"relu", UnaryOp::Relu, true},
+    {"erf", UnaryOp::Erf, true},
+    {"erfc", UnaryOp::Erfc, true},
+    {"floor", UnaryOp::Floor, true},
+    {"ceil", UnaryOp::Ceil, true},
+    {"trunc", UnaryOp::Trunc, true},
+    {"fix", UnaryOp::Trunc, true},
+    {"frac", UnaryOp::Frac, true},
+    {"reciprocal", UnaryOp::Reciprocal, true},
+    {"square", UnaryOp::Square, true},
+    {"bitwise_not", UnaryOp::BitwiseNot, true},
+    {"positive", UnaryOp::Identity, false},
+    {"sinc", UnaryOp::Sinc, true},
     {"sgn", UnaryOp::Sign, true},  // z / |z| for complex; sign refuses complex
-    {"erfinv", UnaryOp::Erfinv, true},     {"lgamma", UnaryOp::Lgamma, true},
+    {"erfinv", UnaryOp::Erfinv, true},
+    {"lgamma", UnaryOp::Lgamma, true},
     {"digamma", UnaryOp::Digamma, true},
 };
 
@@ -178,13 +244,20 @@ constexpr BinaryEntry kBinary[] = {
 };
 
 constexpr CompareEntry kCompare[] = {
-    {"eq", CompareOp::Eq},           {"ne", CompareOp::Ne},
-    {"not_equal", CompareOp::Ne},    {"lt", CompareOp::Lt},
-    {"less", CompareOp::Lt},         {"le", CompareOp::Le},
-    {"less_equal", CompareOp::Le},   {"gt", CompareOp::Gt},
-    {"greater", CompareOp::Gt},      {"ge", CompareOp::Ge},
-    {"greater_equal", CompareOp::Ge}, {"logical_and", CompareOp::LogicalAnd},
-    {"logical_or", CompareOp::LogicalOr}, {"logical_xor", CompareOp::LogicalXor},
+    {"eq", CompareOp::Eq},
+    {"ne", CompareOp::Ne},
+    {"not_equal", CompareOp::Ne},
+    {"lt", CompareOp::Lt},
+    {"less", CompareOp::Lt},
+    {"le", CompareOp::Le},
+    {"less_equal", CompareOp::Le},
+    {"gt", CompareOp::Gt},
+    {"greater", CompareOp::Gt},
+    {"ge", CompareOp::Ge},
+    {"greater_equal", CompareOp::Ge},
+    {"logical_and", CompareOp::LogicalAnd},
+    {"logical_or", CompareOp::LogicalOr},
+    {"logical_xor", CompareOp::LogicalXor},
 };
 
 constexpr PredicateEntry kPredicate[] = {
@@ -217,39 +290,55 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
   for (const bool is_add : {true, false}) {
     const char* name = is_add ? "add" : "sub";
     auto op = is_add ? &add : &sub;
-    m.def(name, [op, name](nb::handle input, nb::handle other, nb::handle alpha, nb::handle out) {
-      return result_or_out(op(to_tensor(input, name), to_tensor(other, name, "other"),
-                              to_tensor(alpha, name, "alpha"), out_arg(out, name), false),
-                           out);
-    }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1,
-       nb::arg("out") = nb::none());
-    cls.def(name, [op, name](const Tensor& self, nb::handle other, nb::handle alpha) {
-      return wrap(op(self, to_tensor(other, name, "other"), to_tensor(alpha, name, "alpha"), {},
-                     false));
-    }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-    cls.def(is_add ? "add_" : "sub_", [op, name](nb::handle self, nb::handle other,
-                                                 nb::handle alpha) {
-      op(unwrap(self), to_tensor(other, name, "other"), to_tensor(alpha, name, "alpha"), {}, true);
-      return nb::borrow(self);
-    }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+    m.def(
+        name,
+        [op, name](nb::handle input, nb::handle other, nb::handle alpha, nb::handle out) {
+          return result_or_out(op(to_tensor(input, name), to_tensor(other, name, "other"),
+                                  to_tensor(alpha, name, "alpha"), out_arg(out, name), false),
+                               out);
+        },
+        nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1,
+        nb::arg("out") = nb::none());
+    cls.def(
+        name,
+        [op, name](const Tensor& self, nb::handle other, nb::handle alpha) {
+          return wrap(op(self, to_tensor(other, name, "other"), to_tensor(alpha, name, "alpha"), {},
+                         false));
+        },
+        nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+    cls.def(
+        is_add ? "add_" : "sub_",
+        [op, name](nb::handle self, nb::handle other, nb::handle alpha) {
+          op(unwrap(self), to_tensor(other, name, "other"), to_tensor(alpha, name, "alpha"), {},
+             true);
+          return nb::borrow(self);
+        },
+        nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   }
   m.attr("subtract") = m.attr("sub");
   for (const char* name : {"div", "divide"}) {
-    m.def(name, [](nb::handle input, nb::handle other, std::optional<std::string> mode,
-                   nb::handle out) {
-      return result_or_out(div(to_tensor(input, "div"), to_tensor(other, "div", "other"),
-                               mode.value_or(""), out_arg(out, "div")),
-                           out);
-    }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none(),
-       nb::arg("out") = nb::none());
-    cls.def(name, [](const Tensor& self, nb::handle other, std::optional<std::string> mode) {
-      return wrap(div(self, to_tensor(other, "div", "other"), mode.value_or("")));
-    }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
-    cls.def(stable_name(std::string(name) + "_"), [](nb::handle self, nb::handle other,
-                                                     std::optional<std::string> mode) {
-      div(unwrap(self), to_tensor(other, "div", "other"), mode.value_or(""), {}, true);
-      return nb::borrow(self);
-    }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+    m.def(
+        name,
+        [](nb::handle input, nb::handle other, std::optional<std::string> mode, nb::handle out) {
+          return result_or_out(div(to_tensor(input, "div"), to_tensor(other, "div", "other"),
+                                   mode.value_or(""), out_arg(out, "div")),
+                               out);
+        },
+        nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none(),
+        nb::arg("out") = nb::none());
+    cls.def(
+        name,
+        [](const Tensor& self, nb::handle other, std::optional<std::string> mode) {
+          return wrap(div(self, to_tensor(other, "div", "other"), mode.value_or("")));
+        },
+        nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+    cls.def(
+        stable_name(std::string(name) + "_"),
+        [](nb::handle self, nb::handle other, std::optional<std::string> mode) {
+          div(unwrap(self), to_tensor(other, "div", "other"), mode.value_or(""), {}, true);
+          return nb::borrow(self);
+        },
+        nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
   }
 
   // Operators.
@@ -267,8 +356,7 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
   def_arith_operators(cls, "__add__", "__radd__", "__iadd__", plus);
   def_arith_operators(cls, "__sub__", "__rsub__", "__isub__", minus);
   def_arith_operators(cls, "__mul__", "__rmul__", "__imul__", binary_op(BinaryOp::Mul));
-  def_arith_operators(cls, "__truediv__", "__rtruediv__", "__itruediv__",
-                      binary_op(BinaryOp::Div));
+  def_arith_operators(cls, "__truediv__", "__rtruediv__", "__itruediv__", binary_op(BinaryOp::Div));
   def_arith_operators(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__",
                       binary_op(BinaryOp::DivFloor));
   def_arith_operators(cls, "__mod__", "__rmod__", "__imod__", binary_op(BinaryOp::Remainder));
@@ -299,84 +387,127 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
   cls.def("__invert__", [](const Tensor& t) { return wrap(unary(UnaryOp::BitwiseNot, t)); });
 
   // where, clamp, lerp, round, nan_to_num, isclose, allclose, equal.
-  m.def("where", [](nb::handle cond, nb::handle input, nb::handle other, nb::handle out) {
-    return result_or_out(where(to_tensor(cond, "where", "condition"), to_tensor(input, "where"),
-                               to_tensor(other, "where", "other"), out_arg(out, "where")),
-                         out);
-  }, nb::arg("condition"), nb::arg("input"), nb::arg("other"), nb::kw_only(),
-     nb::arg("out") = nb::none());
-  cls.def("where", [](const Tensor& self, nb::handle cond, nb::handle other) {
-    return wrap(where(to_tensor(cond, "where", "condition"), self,
-                      to_tensor(other, "where", "other")));
-  }, nb::arg("condition"), nb::arg("other"));
+  m.def(
+      "where",
+      [](nb::handle cond, nb::handle input, nb::handle other, nb::handle out) {
+        return result_or_out(where(to_tensor(cond, "where", "condition"), to_tensor(input, "where"),
+                                   to_tensor(other, "where", "other"), out_arg(out, "where")),
+                             out);
+      },
+      nb::arg("condition"), nb::arg("input"), nb::arg("other"), nb::kw_only(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      "where",
+      [](const Tensor& self, nb::handle cond, nb::handle other) {
+        return wrap(
+            where(to_tensor(cond, "where", "condition"), self, to_tensor(other, "where", "other")));
+      },
+      nb::arg("condition"), nb::arg("other"));
 
   for (const char* name : {"clamp", "clip"}) {
-    m.def(name, [](nb::handle input, nb::handle min, nb::handle max, nb::handle out) {
-      return result_or_out(clamp(to_tensor(input, "clamp"), to_optional_tensor(min, "clamp", "min"),
-                                 to_optional_tensor(max, "clamp", "max"), out_arg(out, "clamp")),
-                           out);
-    }, nb::arg("input"), nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::kw_only(),
-       nb::arg("out") = nb::none());
-    cls.def(name, [](const Tensor& self, nb::handle min, nb::handle max) {
-      return wrap(clamp(self, to_optional_tensor(min, "clamp", "min"),
-                        to_optional_tensor(max, "clamp", "max")));
-    }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
-    cls.def(stable_name(std::string(name) + "_"), [](nb::handle self, nb::handle min,
-                                                     nb::handle max) {
-      clamp(unwrap(self), to_optional_tensor(min, "clamp_", "min"),
-            to_optional_tensor(max, "clamp_", "max"), {}, true);
-      return nb::borrow(self);
-    }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
+    m.def(
+        name,
+        [](nb::handle input, nb::handle min, nb::handle max, nb::handle out) {
+          return result_or_out(
+              clamp(to_tensor(input, "clamp"), to_optional_tensor(min, "clamp", "min"),
+                    to_optional_tensor(max, "clamp", "max"), out_arg(out, "clamp")),
+              out);
+        },
+        nb::arg("input"), nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::kw_only(),
+        nb::arg("out") = nb::none());
+    cls.def(
+        name,
+        [](const Tensor& self, nb::handle min, nb::handle max) {
+          return wrap(clamp(self, to_optional_tensor(min, "clamp", "min"),
+                            to_optional_tensor(max, "clamp", "max")));
+        },
+        nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
+    cls.def(
+        stable_name(std::string(name) + "_"),
+        [](nb::handle self, nb::handle min, nb::handle max) {
+          clamp(unwrap(self), to_optional_tensor(min, "clamp_", "min"),
+                to_optional_tensor(max, "clamp_", "max"), {}, true);
+          return nb::borrow(self);
+        },
+        nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
   }
-  m.def("clamp_min", [](nb::handle input, nb::handle min) {
-    return wrap(clamp(to_tensor(input, "clamp_min"), to_tensor(min, "clamp_min", "min"), {}));
-  }, nb::arg("input"), nb::arg("min"));
-  m.def("clamp_max", [](nb::handle input, nb::handle max) {
-    return wrap(clamp(to_tensor(input, "clamp_max"), {}, to_tensor(max, "clamp_max", "max")));
-  }, nb::arg("input"), nb::arg("max"));
+  m.def(
+      "clamp_min",
+      [](nb::handle input, nb::handle min) {
+        return wrap(clamp(to_tensor(input, "clamp_min"), to_tensor(min, "clamp_min", "min"), {}));
+      },
+      nb::arg("input"), nb::arg("min"));
+  m.def(
+      "clamp_max",
+      [](nb::handle input, nb::handle max) {
+        return wrap(clamp(to_tensor(input, "clamp_max"), {}, to_tensor(max, "clamp_max", "max")));
+      },
+      nb::arg("input"), nb::arg("max"));
 
-  m.def("lerp", [](nb::handle input, nb::handle end, nb::handle weight, nb::handle out) {
-    return result_or_out(lerp(to_tensor(input, "lerp"), to_tensor(end, "lerp", "end"),
-                              to_tensor(weight, "lerp", "weight"), out_arg(out, "lerp")),
-                         out);
-  }, nb::arg("input"), nb::arg("end"), nb::arg("weight"), nb::kw_only(),
-     nb::arg("out") = nb::none());
-  cls.def("lerp", [](const Tensor& self, nb::handle end, nb::handle weight) {
-    return wrap(lerp(self, to_tensor(end, "lerp", "end"), to_tensor(weight, "lerp", "weight")));
-  }, nb::arg("end"), nb::arg("weight"));
-  cls.def("lerp_", [](nb::handle self, nb::handle end, nb::handle weight) {
-    lerp(unwrap(self), to_tensor(end, "lerp_", "end"), to_tensor(weight, "lerp_", "weight"), {},
-         true);
-    return nb::borrow(self);
-  }, nb::arg("end"), nb::arg("weight"));
+  m.def(
+      "lerp",
+      [](nb::handle input, nb::handle end, nb::handle weight, nb::handle out) {
+        return result_or_out(lerp(to_tensor(input, "lerp"), to_tensor(end, "lerp", "end"),
+                                  to_tensor(weight, "lerp", "weight"), out_arg(out, "lerp")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("end"), nb::arg("weight"), nb::kw_only(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      "lerp",
+      [](const Tensor& self, nb::handle end, nb::handle weight) {
+        return wrap(lerp(self, to_tensor(end, "lerp", "end"), to_tensor(weight, "lerp", "weight")));
+      },
+      nb::arg("end"), nb::arg("weight"));
+  cls.def(
+      "lerp_",
+      [](nb::handle self, nb::handle end, nb::handle weight) {
+        lerp(unwrap(self), to_tensor(end, "lerp_", "end"), to_tensor(weight, "lerp_", "weight"), {},
+             true);
+        return nb::borrow(self);
+      },
+      nb::arg("end"), nb::arg("weight"));
 
-  m.def("round", [](nb::handle input, int64_t decimals, nb::handle out) {
-    return result_or_out(round(to_tensor(input, "round"), decimals, out_arg(out, "round")), out);
-  }, nb::arg("input"), nb::kw_only(), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
-  cls.def("round", [](const Tensor& self, int64_t decimals) {
-    return wrap(round(self, decimals));
-  }, nb::kw_only(), nb::arg("decimals") = 0);
-  cls.def("round_", [](nb::handle self, int64_t decimals) {
-    round(unwrap(self), decimals, {}, true);
-    return nb::borrow(self);
-  }, nb::kw_only(), nb::arg("decimals") = 0);
+  m.def(
+      "round",
+      [](nb::handle input, int64_t decimals, nb::handle out) {
+        return result_or_out(round(to_tensor(input, "round"), decimals, out_arg(out, "round")),
+                             out);
+      },
+      nb::arg("input"), nb::kw_only(), nb::arg("decimals") = 0, nb::arg("out") = nb::none());
+  cls.def(
+      "round", [](const Tensor& self, int64_t decimals) { return wrap(round(self, decimals)); },
+      nb::kw_only(), nb::arg("decimals") = 0);
+  cls.def(
+      "round_",
+      [](nb::handle self, int64_t decimals) {
+        round(unwrap(self), decimals, {}, true);
+        return nb::borrow(self);
+      },
+      nb::kw_only(), nb::arg("decimals") = 0);
 
-  m.def("nan_to_num", [](nb::handle input, double nan, std::optional<double> posinf,
-                         std::optional<double> neginf, nb::handle out) {
-    return result_or_out(nan_to_num(to_tensor(input, "nan_to_num"), nan, posinf, neginf,
-                                    out_arg(out, "nan_to_num")),
-                         out);
-  }, nb::arg("input"), nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(),
-     nb::arg("neginf") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def("nan_to_num", [](const Tensor& self, double nan, std::optional<double> posinf,
-                           std::optional<double> neginf) {
-    return wrap(nan_to_num(self, nan, posinf, neginf));
-  }, nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(), nb::arg("neginf") = nb::none());
-  cls.def("nan_to_num_", [](nb::handle self, double nan, std::optional<double> posinf,
-                            std::optional<double> neginf) {
-    nan_to_num(unwrap(self), nan, posinf, neginf, {}, true);
-    return nb::borrow(self);
-  }, nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(), nb::arg("neginf") = nb::none());
+  m.def(
+      "nan_to_num",
+      [](nb::handle input, double nan, std::optional<double> posinf, std::optional<double> neginf,
+         nb::handle out) {
+        return result_or_out(nan_to_num(to_tensor(input, "nan_to_num"), nan, posinf, neginf,
+                                        out_arg(out, "nan_to_num")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(),
+      nb::arg("neginf") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def(
+      "nan_to_num",
+      [](const Tensor& self, double nan, std::optional<double> posinf,
+         std::optional<double> neginf) { return wrap(nan_to_num(self, nan, posinf, neginf)); },
+      nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(), nb::arg("neginf") = nb::none());
+  cls.def(
+      "nan_to_num_",
+      [](nb::handle self, double nan, std::optional<double> posinf, std::optional<double> neginf) {
+        nan_to_num(unwrap(self), nan, posinf, neginf, {}, true);
+        return nb::borrow(self);
+      },
+      nb::arg("nan") = 0.0, nb::arg("posinf") = nb::none(), nb::arg("neginf") = nb::none());
 
   auto isclose_fn = [](nb::handle input, nb::handle other, double rtol, double atol,
                        bool equal_nan) {
@@ -385,12 +516,12 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
   };
   m.def("isclose", isclose_fn, nb::arg("input"), nb::arg("other"), nb::arg("rtol") = 1e-05,
         nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false);
-  cls.def("isclose", isclose_fn, nb::arg("other"), nb::arg("rtol") = 1e-05,
-          nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false);
+  cls.def("isclose", isclose_fn, nb::arg("other"), nb::arg("rtol") = 1e-05, nb::arg("atol") = 1e-08,
+          nb::arg("equal_nan") = false);
   auto allclose_fn = [](nb::handle input, nb::handle other, double rtol, double atol,
                         bool equal_nan) {
-    return allclose(to_tensor(input, "allclose"), to_tensor(other, "allclose", "other"), rtol,
-                    atol, equal_nan);
+    return allclose(to_tensor(input, "allclose"), to_tensor(other, "allclose", "other"), rtol, atol,
+                    equal_nan);
   };
   m.def("allclose", allclose_fn, nb::arg("input"), nb::arg("other"), nb::arg("rtol") = 1e-05,
         nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false);

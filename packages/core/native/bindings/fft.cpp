@@ -20,8 +20,7 @@ void init_fft(nb::module_& m) {
         return wrap(fft_c2c(tensor_argument(x, op, "input"), to_int_list(dims, op, "dim"),
                             parse_fft_norm(normalization, op), forward));
       },
-      nb::arg("input").none(), nb::arg("dim").none(), nb::arg("normalization"),
-      nb::arg("forward"),
+      nb::arg("input").none(), nb::arg("dim").none(), nb::arg("normalization"), nb::arg("forward"),
       "Complex-to-complex FFT of a (..., 2) float tensor over dims of its complex view.");
   m.def(
       "_fft_r2c",
@@ -30,8 +29,7 @@ void init_fft(nb::module_& m) {
         return wrap(fft_r2c(tensor_argument(x, op, "input"), to_int_list(dims, op, "dim"),
                             parse_fft_norm(normalization, op), onesided));
       },
-      nb::arg("input").none(), nb::arg("dim").none(), nb::arg("normalization"),
-      nb::arg("onesided"),
+      nb::arg("input").none(), nb::arg("dim").none(), nb::arg("normalization"), nb::arg("onesided"),
       "Real-to-complex forward FFT; the result holds complex values as a trailing dim of 2.");
   m.def(
       "_fft_c2r",

@@ -6,7 +6,6 @@
 // While some tensor has its conj bit set, calls also go through conj_call (conj_dispatch.h),
 // which resolves conjugate views once here instead of in every kernel.
 #include <nanobind/stl/pair.h>
-
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unordered_set.h>
 
@@ -32,18 +31,17 @@ namespace {
 // Grad mode is per thread, as in torch; a new thread starts with grad enabled.
 thread_local bool t_grad_enabled = true;
 
-PyObject* g_recorder = nullptr;       // ember.autograd's entry point, or null
+PyObject* g_recorder = nullptr;  // ember.autograd's entry point, or null
 PyTypeObject* g_dispatch_type = nullptr;
 PyTypeObject* g_tensor_type = nullptr;
 PyObject* g_requires_grad_str = nullptr;
 
 struct GradDispatch {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
-  PyObject* func;  // the nanobind function doing the work
-  PyObject* name;  // the op name the recorder looks up
-  PyObject* self;  // bound instance (attribute access like `x.add`), or null
-  bool recorded;   // whether ember.autograd has a rule (or a refusal) for this op
+  PyObject_HEAD vectorcallfunc vectorcall;
+  PyObject* func;   // the nanobind function doing the work
+  PyObject* name;   // the op name the recorder looks up
+  PyObject* self;   // bound instance (attribute access like `x.add`), or null
+  bool recorded;    // whether ember.autograd has a rule (or a refusal) for this op
   ConjTraits conj;  // how the op sees conjugate views
   // What the recorder calls to run the op: a dispatcher that never records but resolves
   // conjugate views (autograd records on the caller's tensors; the kernel sees the values).
@@ -91,8 +89,8 @@ bool needs_recording(PyObject* self, PyObject* const* args, Py_ssize_t nargs, Py
   // Creation ops asked for requires_grad=True make a leaf even under no_grad.
   for (Py_ssize_t i = 0; i < nkw; ++i) {
     PyObject* key = PyTuple_GetItem(kwnames, i);
-    if ((key == g_requires_grad_str ||
-         PyUnicode_Compare(key, g_requires_grad_str) == 0) && args[nargs + i] == Py_True) {
+    if ((key == g_requires_grad_str || PyUnicode_Compare(key, g_requires_grad_str) == 0) &&
+        args[nargs + i] == Py_True) {
       return true;
     }
   }
@@ -163,7 +161,8 @@ PyObject* refuse_conj_destination(GradDispatch* d) {
   std::string_view name = full ? full : "?";
   if (name.starts_with("Tensor.")) name.remove_prefix(7);
   PyErr_SetString(PyExc_NotImplementedError,
-                  str("[", name, "] in-place writes into a conjugate view are not differentiable "
+                  str("[", name,
+                      "] in-place writes into a conjugate view are not differentiable "
                       "yet; write into the base tensor, or into x.conj().resolve_conj()")
                       .c_str());
   return nullptr;
@@ -196,8 +195,8 @@ PyObject* dispatch_vectorcall(PyObject* callable, PyObject* const* args, size_t 
   full[0] = d->self;
   for (Py_ssize_t i = 0; i < total; ++i) full[static_cast<size_t>(i) + 1] = args[i];
   if (conj) {
-    return name_unnamed_error(d, conj_call(d->func, d->name, d->conj, full.data(), nargs + 1,
-                                           kwnames));
+    return name_unnamed_error(
+        d, conj_call(d->func, d->name, d->conj, full.data(), nargs + 1, kwnames));
   }
   return name_unnamed_error(
       d, PyObject_Vectorcall(d->func, full.data(), static_cast<size_t>(nargs) + 1, kwnames));
@@ -290,21 +289,19 @@ PyTypeObject* make_dispatch_type() {
       {"__wrapped__", Py_T_OBJECT_EX, static_cast<Py_ssize_t>(offsetof(GradDispatch, func)),
        Py_READONLY, nullptr},
       {nullptr, 0, 0, 0, nullptr}};
-  static PyType_Slot slots[] = {
-      {Py_tp_members, members},
-      {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
-      {Py_tp_descr_get, reinterpret_cast<void*>(dispatch_descr_get)},
-      {Py_tp_getattro, reinterpret_cast<void*>(dispatch_getattro)},
-      {Py_tp_repr, reinterpret_cast<void*>(dispatch_repr)},
-      {Py_tp_traverse, reinterpret_cast<void*>(dispatch_traverse)},
-      {Py_tp_clear, reinterpret_cast<void*>(dispatch_clear)},
-      {Py_tp_dealloc, reinterpret_cast<void*>(dispatch_dealloc)},
-      {0, nullptr}};
-  static PyType_Spec spec = {
-      "ember_core._C.op", static_cast<int>(sizeof(GradDispatch)), 0,
-      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
-          Py_TPFLAGS_METHOD_DESCRIPTOR,
-      slots};
+  static PyType_Slot slots[] = {{Py_tp_members, members},
+                                {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+                                {Py_tp_descr_get, reinterpret_cast<void*>(dispatch_descr_get)},
+                                {Py_tp_getattro, reinterpret_cast<void*>(dispatch_getattro)},
+                                {Py_tp_repr, reinterpret_cast<void*>(dispatch_repr)},
+                                {Py_tp_traverse, reinterpret_cast<void*>(dispatch_traverse)},
+                                {Py_tp_clear, reinterpret_cast<void*>(dispatch_clear)},
+                                {Py_tp_dealloc, reinterpret_cast<void*>(dispatch_dealloc)},
+                                {0, nullptr}};
+  static PyType_Spec spec = {"ember_core._C.op", static_cast<int>(sizeof(GradDispatch)), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
+                                 Py_TPFLAGS_METHOD_DESCRIPTOR,
+                             slots};
   return reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
 }
 
@@ -334,8 +331,8 @@ void wrap_functions(nb::handle scope, const char* kind, const std::string& prefi
           new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false, conj, nullptr)));
       if (!resolver) throw nb::python_error();
     }
-    GradDispatch* d = new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false, conj,
-                                     resolver.ptr());
+    GradDispatch* d =
+        new_dispatcher(func.ptr(), op_name.ptr(), nullptr, false, conj, resolver.ptr());
     if (!d) throw nb::python_error();
     all_dispatchers().push_back(d);
     nb::setattr(scope, key, nb::steal(reinterpret_cast<PyObject*>(d)));
@@ -378,8 +375,9 @@ void init_grad_dispatch(nb::module_& m, TensorClass& cls) {
   g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   g_requires_grad_str = PyUnicode_InternFromString("requires_grad");
 
-  m.def("is_grad_enabled", [] { return t_grad_enabled; },
-        "Whether gradient recording is on in this thread (ember.no_grad turns it off).");
+  m.def(
+      "is_grad_enabled", [] { return t_grad_enabled; },
+      "Whether gradient recording is on in this thread (ember.no_grad turns it off).");
   m.def("_set_grad_enabled", [](bool on) { t_grad_enabled = on; }, nb::arg("mode"));
   m.def("_set_grad_recorder", &set_recorder, nb::arg("recorder").none(), nb::arg("names"),
         "Registers ember.autograd's recorder for the named ops (None unregisters).");
@@ -388,8 +386,9 @@ void init_grad_dispatch(nb::module_& m, TensorClass& cls) {
         "Marks the ops autocast casts: {name: 1 lower precision | 2 float32 | 3 promote}.");
   init_autocast(m, cls);
 
-  cls.def_prop_ro("requires_grad", [](const Tensor& t) { return t.impl().requires_grad; },
-                  "Whether gradients are recorded for this tensor (needs ember-autograd).")
+  cls.def_prop_ro(
+         "requires_grad", [](const Tensor& t) { return t.impl().requires_grad; },
+         "Whether gradients are recorded for this tensor (needs ember-autograd).")
       .def("_set_requires_grad", [](const Tensor& t, bool on) { t.impl().requires_grad = on; })
       .def_prop_rw(
           "_autograd_meta",
@@ -407,13 +406,16 @@ void init_grad_dispatch(nb::module_& m, TensorClass& cls) {
                 std::shared_ptr<void>(Py_NewRef(meta.ptr()), PyHandleDeleter{});
           },
           nb::arg("meta").none())
-      .def_prop_ro("_sizes", [](const Tensor& t) {
-        nb::object sizes = nb::steal(PyTuple_New(t.dim()));
-        for (int64_t d = 0; d < t.dim(); ++d) {
-          PyTuple_SetItem(sizes.ptr(), d, PyLong_FromLongLong(t.sizes()[d]));
-        }
-        return sizes;
-      }, "The shape as a plain tuple (cheaper than .shape for autograd's bookkeeping).")
+      .def_prop_ro(
+          "_sizes",
+          [](const Tensor& t) {
+            nb::object sizes = nb::steal(PyTuple_New(t.dim()));
+            for (int64_t d = 0; d < t.dim(); ++d) {
+              PyTuple_SetItem(sizes.ptr(), d, PyLong_FromLongLong(t.sizes()[d]));
+            }
+            return sizes;
+          },
+          "The shape as a plain tuple (cheaper than .shape for autograd's bookkeeping).")
       .def("_is_same_tensor", [](const Tensor& a, const Tensor& b) { return a.same_impl(b); })
       .def_prop_ro(
           "_view_base",

@@ -53,8 +53,8 @@ AdvancedItem parse_item(nb::handle h) {
     EMBER_CHECK(step.value_or(1) != 0, ValueError, "[index] slice step cannot be zero");
     EMBER_CHECK(step.value_or(1) > 0, ValueError, "[index] step must be greater than zero, got ",
                 *step);
-    return basic_item(IndexItem::slice(slice_bound(h.attr("start")),
-                                       slice_bound(h.attr("stop")), step.value_or(1)));
+    return basic_item(IndexItem::slice(slice_bound(h.attr("start")), slice_bound(h.attr("stop")),
+                                       step.value_or(1)));
   }
   if (PyBool_Check(o)) {  // x[True] is a 0-d mask in torch
     return tensor_item(Tensor::scalar_int(o == Py_True, ScalarType::Bool));
@@ -82,8 +82,9 @@ AdvancedItem parse_item(nb::handle h) {
     if (is_int) return integer_item(h);
     if (nb::hasattr(h, "dtype") && nb::cast<std::string>(h.attr("dtype").attr("kind")) == "f" &&
         nb::cast<int64_t>(h.attr("ndim")) == 0) {
-      throw IndexError("[index] only integers, slices (`:`), ellipsis (`...`), None and long or "
-                       "byte Variables are valid indices (got float)");
+      throw IndexError(
+          "[index] only integers, slices (`:`), ellipsis (`...`), None and long or "
+          "byte Variables are valid indices (got float)");
     }
     return converted_item(h);
   }
@@ -92,8 +93,8 @@ AdvancedItem parse_item(nb::handle h) {
   }
   if (PyIndex_Check(o)) return integer_item(h);
   throw IndexError(str("[index] only integers, slices (`:`), ellipsis (`...`), None and long or ",
-                       "byte Variables are valid indices (got ",
-                       nb::type_name(h.type()).c_str(), ")"));
+                       "byte Variables are valid indices (got ", nb::type_name(h.type()).c_str(),
+                       ")"));
 }
 
 std::vector<AdvancedItem> parse_index(nb::handle index) {
@@ -134,19 +135,25 @@ Tensor setitem_value(nb::handle value) {
 }  // namespace
 
 void init_indexing(nb::module_& m, TensorClass& cls) {
-  cls.def("__getitem__", [](const Tensor& self, nb::handle index) {
-    const auto items = parse_index(index);
-    if (const auto basic = basic_items(items)) return wrap(ember::index(self, *basic));
-    return wrap(index_advanced(self, items));
-  }, nb::arg("index").none());
-  cls.def("__setitem__", [](const Tensor& self, nb::handle index, nb::handle value) {
-    const auto items = parse_index(index);
-    if (const auto basic = basic_items(items)) {
-      index_put_(self, *basic, setitem_value(value));
-    } else {
-      index_put_advanced_(self, items, setitem_value(value), false);
-    }
-  }, nb::arg("index").none(), nb::arg("value").none());
+  cls.def(
+      "__getitem__",
+      [](const Tensor& self, nb::handle index) {
+        const auto items = parse_index(index);
+        if (const auto basic = basic_items(items)) return wrap(ember::index(self, *basic));
+        return wrap(index_advanced(self, items));
+      },
+      nb::arg("index").none());
+  cls.def(
+      "__setitem__",
+      [](const Tensor& self, nb::handle index, nb::handle value) {
+        const auto items = parse_index(index);
+        if (const auto basic = basic_items(items)) {
+          index_put_(self, *basic, setitem_value(value));
+        } else {
+          index_put_advanced_(self, items, setitem_value(value), false);
+        }
+      },
+      nb::arg("index").none(), nb::arg("value").none());
   cls.def("__iter__", [](const Tensor& self) {
     EMBER_CHECK(self.dim() > 0, TypeError, "[iter] iteration over a 0-d tensor");
     return nb::iter(wrap_list(unbind(self, 0)));

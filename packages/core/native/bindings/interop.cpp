@@ -64,8 +64,9 @@ bool is_f_contiguous(const Tensor& t) {
 void fill_buffer(PyObject* self, Py_buffer* view, int flags) {
   const Tensor& t = unwrap(nb::handle(self));
   if (t.is_conj()) {  // the buffer would show the storage, not the conjugated values
-    throw_buffer_error("[buffer] Can't export tensors with the conjugate bit set; call "
-                       "tensor.resolve_conj() first");
+    throw_buffer_error(
+        "[buffer] Can't export tensors with the conjugate bit set; call "
+        "tensor.resolve_conj() first");
   }
   const char* format = buffer_format(t.dtype());
   if (!format) {
@@ -184,8 +185,9 @@ nb::object tensor_dlpack(nb::handle self, nb::handle stream, nb::handle max_vers
   const int want_copy = copy.is_none() ? 0 : PyObject_IsTrue(copy.ptr());
   if (want_copy < 0) throw nb::python_error();
   if (!want_copy && unwrap(self).is_conj()) {  // torch refuses too; copy=True resolves
-    PyErr_SetString(g_dlpack_error.ptr(), "[__dlpack__] Can't export tensors with the conjugate "
-                                          "bit set; call tensor.resolve_conj() first");
+    PyErr_SetString(g_dlpack_error.ptr(),
+                    "[__dlpack__] Can't export tensors with the conjugate "
+                    "bit set; call tensor.resolve_conj() first");
     throw nb::python_error();
   }
   if (want_copy) return dlpack_capsule(wrap(clone(unwrap(self))), max_version, dl_device);
@@ -386,7 +388,8 @@ void init_interop(nb::module_& m, TensorClass& cls) {
         return inst;
       },
       nb::arg("tensor"), nb::arg("cls"),
-      "A new Python object of class `cls` for the same tensor (copy, pickle, legacy constructors).");
+      "A new Python object of class `cls` for the same tensor (copy, pickle, legacy "
+      "constructors).");
   m.def(
       "_view_storage",
       [](const Tensor& base, nb::handle dtype, nb::handle size, nb::handle stride,

@@ -24,11 +24,10 @@ NB_MODULE(_C, m) {
       {"TypeValueError", {PyExc_TypeError, PyExc_ValueError}}};
   for (int i = 0; i < 5; ++i) {
     const std::string name = std::string("ember_core._C.") + duals[i].first;
-    dual[i] = PyErr_NewException(name.c_str(),
-                                 nb::make_tuple(nb::handle(duals[i].second.first),
-                                                nb::handle(duals[i].second.second))
-                                     .ptr(),
-                                 nullptr);
+    dual[i] = PyErr_NewException(
+        name.c_str(),
+        nb::make_tuple(nb::handle(duals[i].second.first), nb::handle(duals[i].second.second)).ptr(),
+        nullptr);
     if (dual[i] == nullptr) throw nb::python_error();
     m.attr(duals[i].first) = nb::handle(dual[i]);
   }
@@ -67,25 +66,25 @@ NB_MODULE(_C, m) {
 
   py::init_dtypes(m);
   py::TensorClass cls(m, "TensorBase", "The native half of ember.Tensor.",
-                       nb::type_slots(py::tensor_buffer_slots));
+                      nb::type_slots(py::tensor_buffer_slots));
   py::init_tensor_class(m, cls);
   py::init_grad_dispatch(m, cls);
   py::init_elementwise(m, cls);
   py::init_reduce(m, cls);
   py::init_sort(m, cls);
   py::init_shape(m, cls);
-  py::init_shape2(m, cls);
+  py::init_rearrange(m, cls);
   py::init_indexing(m, cls);
   py::init_index_ops(m, cls);
   py::init_factory(m);
   py::init_linalg(m, cls);
   py::init_numpy(m, cls);
-  py::init_math2(m, cls);
-  py::init_shape3(m, cls);
-  py::init_math3(m, cls);
-  py::init_index_ops2(m, cls);
+  py::init_composite(m, cls);
+  py::init_construct(m, cls);
+  py::init_pairwise(m, cls);
+  py::init_index_scatter(m, cls);
   py::init_select(m, cls);
-  py::init_random2(m, cls);
+  py::init_samplers(m, cls);
   py::init_interop(m, cls);
   py::init_linalg_lapack(m);
   py::init_cuda(m);

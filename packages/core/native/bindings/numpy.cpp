@@ -18,26 +18,36 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
   if (code == dtype_code::UInt && dt.bits == 8) return ScalarType::UInt8;
   if (code == dtype_code::Int) {
     switch (dt.bits) {
-      case 8: return ScalarType::Int8;
-      case 16: return ScalarType::Int16;
-      case 32: return ScalarType::Int32;
-      case 64: return ScalarType::Int64;
-      default: break;
+      case 8:
+        return ScalarType::Int8;
+      case 16:
+        return ScalarType::Int16;
+      case 32:
+        return ScalarType::Int32;
+      case 64:
+        return ScalarType::Int64;
+      default:
+        break;
     }
   }
   if (code == dtype_code::Float) {
     switch (dt.bits) {
-      case 16: return ScalarType::Float16;
-      case 32: return ScalarType::Float32;
-      case 64: return ScalarType::Float64;
-      default: break;
+      case 16:
+        return ScalarType::Float16;
+      case 32:
+        return ScalarType::Float32;
+      case 64:
+        return ScalarType::Float64;
+      default:
+        break;
     }
   }
   if (code == dtype_code::Bfloat && dt.bits == 16) return ScalarType::BFloat16;
   if (code == dtype_code::Complex && dt.bits == 64) return ScalarType::ComplexFloat;
   if (code == dtype_code::Complex && dt.bits == 128) return ScalarType::ComplexDouble;
   throw TypeError(str("[", op, "] can't convert an array of dtype code ", int(dt.code), " with ",
-                      int(dt.bits), " bits; supported: bool, uint8, int8, int16, int32, int64, "
+                      int(dt.bits),
+                      " bits; supported: bool, uint8, int8, int16, int32, int64, "
                       "float16, float32, float64, complex64, complex128"));
 }
 
@@ -59,11 +69,16 @@ nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   using nb::dlpack::dtype_code;
   const uint8_t bits = static_cast<uint8_t>(element_size(t) * 8);
   dtype_code code = dtype_code::Float;
-  if (t == ScalarType::Bool) code = dtype_code::Bool;
-  else if (t == ScalarType::UInt8) code = dtype_code::UInt;
-  else if (is_integral(t, false)) code = dtype_code::Int;
-  else if (t == ScalarType::BFloat16) code = dtype_code::Bfloat;
-  else if (is_complex(t)) code = dtype_code::Complex;
+  if (t == ScalarType::Bool)
+    code = dtype_code::Bool;
+  else if (t == ScalarType::UInt8)
+    code = dtype_code::UInt;
+  else if (is_integral(t, false))
+    code = dtype_code::Int;
+  else if (t == ScalarType::BFloat16)
+    code = dtype_code::Bfloat;
+  else if (is_complex(t))
+    code = dtype_code::Complex;
   return {static_cast<uint8_t>(code), bits, 1};
 }
 
@@ -103,10 +118,13 @@ Tensor from_array(nb::handle obj, const char* op) {
   char* base = static_cast<char*>(const_cast<void*>(array.data())) + lo * esize;
   const size_t nbytes = empty ? 0 : static_cast<size_t>((hi - lo + 1) * esize);
   auto* keep = new ArrayIn(array);
-  auto storage = Storage::wrap(base, nbytes, [keep] {
-    nb::gil_scoped_acquire gil;
-    delete keep;
-  }, writable);
+  auto storage = Storage::wrap(
+      base, nbytes,
+      [keep] {
+        nb::gil_scoped_acquire gil;
+        delete keep;
+      },
+      writable);
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::move(storage);
   impl->sizes = std::move(sizes);
@@ -127,8 +145,8 @@ nb::object to_numpy(nb::handle self) {
               "[numpy] Can't call numpy() on Tensor that has conjugate bit set. Use "
               "tensor.resolve_conj().numpy() instead.");
   std::vector<size_t> shape(t.sizes().begin(), t.sizes().end());
-  nb::ndarray<nb::numpy> array(t.data_bytes(), shape.size(), shape.data(), self,
-                               t.strides().data(), to_dlpack_dtype(t.dtype()));
+  nb::ndarray<nb::numpy> array(t.data_bytes(), shape.size(), shape.data(), self, t.strides().data(),
+                               to_dlpack_dtype(t.dtype()));
   return array.cast();
 }
 
@@ -153,9 +171,7 @@ std::complex<double> complex_value(nb::handle h) {
   return {PyComplex_RealAsDouble(c.ptr()), PyComplex_ImagAsDouble(c.ptr())};
 }
 
-bool is_sequence(nb::handle h) {
-  return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr());
-}
+bool is_sequence(nb::handle h) { return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr()); }
 
 // Nesting deeper than this is refused: it bounds the recursion (a list that contains itself
 // would otherwise recurse until the stack overflows).
@@ -188,9 +204,12 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
     EMBER_CHECK(t.numel() == 1, ValueError,
                 "[tensor] only one-element tensors can be converted to Python scalars, got shape ",
                 t.sizes());
-    if (is_complex(t.dtype())) kind = Kind::Complex;
-    else if (is_floating(t.dtype())) kind = std::max(kind, Kind::Float);
-    else if (t.dtype() != ScalarType::Bool) kind = std::max(kind, Kind::Int);
+    if (is_complex(t.dtype()))
+      kind = Kind::Complex;
+    else if (is_floating(t.dtype()))
+      kind = std::max(kind, Kind::Float);
+    else if (t.dtype() != ScalarType::Bool)
+      kind = std::max(kind, Kind::Int);
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     kind = std::max(kind, Kind::Int);
   } else if (is_complex_number(h)) {
@@ -217,8 +236,8 @@ void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
       // Checked before each element and after the last: the previous element's conversion
       // may have resized the list.
       EMBER_CHECK(static_cast<int64_t>(nb::len(h)) == n, ValueError, "[tensor] the nested ",
-                  "sequence changed while it was converted (expected length ", n, " at dim ",
-                  depth, ", got ", nb::len(h), ")");
+                  "sequence changed while it was converted (expected length ", n, " at dim ", depth,
+                  ", got ", nb::len(h), ")");
       if (i == n) break;
       nb::object item = nb::steal(PySequence_GetItem(h.ptr(), static_cast<Py_ssize_t>(i)));
       if (!item.is_valid()) throw nb::python_error();
@@ -239,15 +258,18 @@ void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
   }
   if (is_tensor(h)) {
     const Tensor& t = unwrap(h);
-    if (is_floating(t.dtype())) *out++ = static_cast<T>(item_double(t, "tensor"));
-    else *out++ = static_cast<T>(item_int(t, "tensor"));
+    if (is_floating(t.dtype()))
+      *out++ = static_cast<T>(item_double(t, "tensor"));
+    else
+      *out++ = static_cast<T>(item_int(t, "tensor"));
   } else if (PyBool_Check(o)) {
     *out++ = static_cast<T>(o == Py_True);
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     bool overflow = false;
     const std::optional<int64_t> index = index_value(h, &overflow);
-    EMBER_CHECK(!overflow, RuntimeValueError, "[tensor] Overflow when unpacking long: ",
-                nb::str(h).c_str(), " does not fit in int64");
+    EMBER_CHECK(!overflow, RuntimeValueError,
+                "[tensor] Overflow when unpacking long: ", nb::str(h).c_str(),
+                " does not fit in int64");
     EMBER_CHECK(index.has_value(), TypeError, "[tensor] could not convert ",
                 nb::type_name(h.type()).c_str(), " to an int");
     const int64_t v = *index;
@@ -288,8 +310,8 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   infer(data, 0, shape, kind, any_element);
   ScalarType dt = kind == Kind::Complex ? default_complex_dtype()
                   : kind == Kind::Float ? default_dtype()
-                  : kind == Kind::Int ? ScalarType::Int64
-                                      : ScalarType::Bool;
+                  : kind == Kind::Int   ? ScalarType::Int64
+                                        : ScalarType::Bool;
   if (!any_element && kind == Kind::Bool) dt = default_dtype();  // tensor([]) is float
   if (dtype) dt = *dtype;
   Tensor t = Tensor::empty(shape, dt);
@@ -303,58 +325,74 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
 
 // As torch: an array sharing memory with a tensor that requires grad would escape autograd.
 void check_no_grad(nb::handle self) {
-  EMBER_CHECK(!unwrap(self).impl().requires_grad, RuntimeError,
-              "[numpy] Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-              "instead.");
+  EMBER_CHECK(
+      !unwrap(self).impl().requires_grad, RuntimeError,
+      "[numpy] Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+      "instead.");
 }
 
 }  // namespace
 
 void init_numpy(nb::module_& m, TensorClass& cls) {
-  m.def("from_numpy", [](nb::handle array) {
-    EMBER_CHECK(nb::hasattr(array, "__array_interface__") || nb::hasattr(array, "__dlpack__"),
-                TypeError, "[from_numpy] expected np.ndarray (got ",
-                nb::type_name(array.type()).c_str(), ")");
-    return wrap(from_array(array, "from_numpy"));
-  }, nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
-  cls.def("numpy", [](nb::handle self, bool force) -> nb::object {
-    if (force) return to_numpy(wrap(clone(unwrap(self))));
-    check_no_grad(self);
-    return to_numpy(self);
-  }, nb::kw_only(), nb::arg("force") = false);
-  cls.def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
-    check_no_grad(self);
-    nb::object array = to_numpy(self);
-    if (!dtype.is_none()) {
-      try {
-        array = array.attr("astype")(dtype, nb::arg("copy") = false);
-      } catch (nb::python_error& e) {
-        // numpy refused the dtype argument: say which op it was given to.
-        throw TypeError(str("[__array__] invalid dtype ", nb::repr(dtype).c_str(), ": ",
-                            nb::str(e.value()).c_str()));
-      }
-    }
-    if (!copy.is_none()) {
-      const int truth = PyObject_IsTrue(copy.ptr());
-      if (truth < 0) throw nb::python_error();
-      if (truth) array = array.attr("copy")();
-    }
-    return array;
-  }, nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none());
-  m.def("tensor", [](nb::handle data, nb::handle dtype, nb::handle device,
-                     nb::handle requires_grad, nb::handle pin_memory) {
-    check_creation_options("tensor", device, requires_grad);
-    return wrap(tensor_from_data(data, to_optional_dtype(dtype, "tensor"), true));
-  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device").none() = nb::none(), nb::arg("requires_grad") = false,
-     nb::arg("pin_memory") = false);
-  m.def("as_tensor", [](nb::handle data, nb::handle dtype, nb::handle device) -> nb::object {
-    if (!device.is_none()) check_device("as_tensor", device);
-    const auto dt = to_optional_dtype(dtype, "as_tensor");
-    if (is_tensor(data) && (!dt || *dt == unwrap(data).dtype())) return nb::borrow(data);
-    return wrap(tensor_from_data(data, dt, false));
-  }, nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("device").none() = nb::none());
+  m.def(
+      "from_numpy",
+      [](nb::handle array) {
+        EMBER_CHECK(nb::hasattr(array, "__array_interface__") || nb::hasattr(array, "__dlpack__"),
+                    TypeError, "[from_numpy] expected np.ndarray (got ",
+                    nb::type_name(array.type()).c_str(), ")");
+        return wrap(from_array(array, "from_numpy"));
+      },
+      nb::arg("ndarray"), "A tensor sharing memory with a NumPy array (no copy).");
+  cls.def(
+      "numpy",
+      [](nb::handle self, bool force) -> nb::object {
+        if (force) return to_numpy(wrap(clone(unwrap(self))));
+        check_no_grad(self);
+        return to_numpy(self);
+      },
+      nb::kw_only(), nb::arg("force") = false);
+  cls.def(
+      "__array__",
+      [](nb::handle self, nb::handle dtype, nb::handle copy) -> nb::object {
+        check_no_grad(self);
+        nb::object array = to_numpy(self);
+        if (!dtype.is_none()) {
+          try {
+            array = array.attr("astype")(dtype, nb::arg("copy") = false);
+          } catch (nb::python_error& e) {
+            // numpy refused the dtype argument: say which op it was given to.
+            throw TypeError(str("[__array__] invalid dtype ", nb::repr(dtype).c_str(), ": ",
+                                nb::str(e.value()).c_str()));
+          }
+        }
+        if (!copy.is_none()) {
+          const int truth = PyObject_IsTrue(copy.ptr());
+          if (truth < 0) throw nb::python_error();
+          if (truth) array = array.attr("copy")();
+        }
+        return array;
+      },
+      nb::arg("dtype") = nb::none(), nb::kw_only(), nb::arg("copy") = nb::none());
+  m.def(
+      "tensor",
+      [](nb::handle data, nb::handle dtype, nb::handle device, nb::handle requires_grad,
+         nb::handle pin_memory) {
+        check_creation_options("tensor", device, requires_grad);
+        return wrap(tensor_from_data(data, to_optional_dtype(dtype, "tensor"), true));
+      },
+      nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      nb::arg("device").none() = nb::none(), nb::arg("requires_grad") = false,
+      nb::arg("pin_memory") = false);
+  m.def(
+      "as_tensor",
+      [](nb::handle data, nb::handle dtype, nb::handle device) -> nb::object {
+        if (!device.is_none()) check_device("as_tensor", device);
+        const auto dt = to_optional_dtype(dtype, "as_tensor");
+        if (is_tensor(data) && (!dt || *dt == unwrap(data).dtype())) return nb::borrow(data);
+        return wrap(tensor_from_data(data, dt, false));
+      },
+      nb::arg("data"), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      nb::arg("device").none() = nb::none());
 }
 
 }  // namespace ember::py

@@ -17,31 +17,36 @@ std::vector<Tensor> tensor_list(nb::handle h, const char* op, const char* arg) {
 }  // namespace
 
 void init_optim(nb::module_& m) {
-  m.def("_fused_adam_", [](nb::handle params, nb::handle grads, nb::handle exp_avgs,
-                           nb::handle exp_avg_sqs, nb::handle max_exp_avg_sqs,
-                           nb::handle state_steps, double lr, double beta1, double beta2,
-                           double weight_decay, double eps, bool amsgrad, bool maximize,
-                           bool decoupled) {
-    const char* op = "_fused_adam_";
-    fused_adam_(tensor_list(params, op, "params"), tensor_list(grads, op, "grads"),
-                tensor_list(exp_avgs, op, "exp_avgs"), tensor_list(exp_avg_sqs, op, "exp_avg_sqs"),
-                tensor_list(max_exp_avg_sqs, op, "max_exp_avg_sqs"),
-                tensor_list(state_steps, op, "state_steps"), lr, beta1, beta2, weight_decay, eps,
-                amsgrad, maximize, decoupled);
-  }, nb::arg("params"), nb::arg("grads"), nb::arg("exp_avgs"), nb::arg("exp_avg_sqs"),
-     nb::arg("max_exp_avg_sqs"), nb::arg("state_steps"), nb::kw_only(), nb::arg("lr"),
-     nb::arg("beta1"), nb::arg("beta2"), nb::arg("weight_decay"), nb::arg("eps"),
-     nb::arg("amsgrad"), nb::arg("maximize"), nb::arg("decoupled"));
-  m.def("_fused_sgd_", [](nb::handle params, nb::handle grads, nb::handle momentum_buffers,
-                          const std::vector<bool>& new_buffers, double lr, double momentum,
-                          double dampening, double weight_decay, bool nesterov, bool maximize) {
-    const char* op = "_fused_sgd_";
-    fused_sgd_(tensor_list(params, op, "params"), tensor_list(grads, op, "grads"),
-               tensor_list(momentum_buffers, op, "momentum_buffers"), new_buffers, lr, momentum,
-               dampening, weight_decay, nesterov, maximize);
-  }, nb::arg("params"), nb::arg("grads"), nb::arg("momentum_buffers"), nb::arg("new_buffers"),
-     nb::kw_only(), nb::arg("lr"), nb::arg("momentum"), nb::arg("dampening"),
-     nb::arg("weight_decay"), nb::arg("nesterov"), nb::arg("maximize"));
+  m.def(
+      "_fused_adam_",
+      [](nb::handle params, nb::handle grads, nb::handle exp_avgs, nb::handle exp_avg_sqs,
+         nb::handle max_exp_avg_sqs, nb::handle state_steps, double lr, double beta1, double beta2,
+         double weight_decay, double eps, bool amsgrad, bool maximize, bool decoupled) {
+        const char* op = "_fused_adam_";
+        fused_adam_(tensor_list(params, op, "params"), tensor_list(grads, op, "grads"),
+                    tensor_list(exp_avgs, op, "exp_avgs"),
+                    tensor_list(exp_avg_sqs, op, "exp_avg_sqs"),
+                    tensor_list(max_exp_avg_sqs, op, "max_exp_avg_sqs"),
+                    tensor_list(state_steps, op, "state_steps"), lr, beta1, beta2, weight_decay,
+                    eps, amsgrad, maximize, decoupled);
+      },
+      nb::arg("params"), nb::arg("grads"), nb::arg("exp_avgs"), nb::arg("exp_avg_sqs"),
+      nb::arg("max_exp_avg_sqs"), nb::arg("state_steps"), nb::kw_only(), nb::arg("lr"),
+      nb::arg("beta1"), nb::arg("beta2"), nb::arg("weight_decay"), nb::arg("eps"),
+      nb::arg("amsgrad"), nb::arg("maximize"), nb::arg("decoupled"));
+  m.def(
+      "_fused_sgd_",
+      [](nb::handle params, nb::handle grads, nb::handle momentum_buffers,
+         const std::vector<bool>& new_buffers, double lr, double momentum, double dampening,
+         double weight_decay, bool nesterov, bool maximize) {
+        const char* op = "_fused_sgd_";
+        fused_sgd_(tensor_list(params, op, "params"), tensor_list(grads, op, "grads"),
+                   tensor_list(momentum_buffers, op, "momentum_buffers"), new_buffers, lr, momentum,
+                   dampening, weight_decay, nesterov, maximize);
+      },
+      nb::arg("params"), nb::arg("grads"), nb::arg("momentum_buffers"), nb::arg("new_buffers"),
+      nb::kw_only(), nb::arg("lr"), nb::arg("momentum"), nb::arg("dampening"),
+      nb::arg("weight_decay"), nb::arg("nesterov"), nb::arg("maximize"));
 }
 
 }  // namespace ember::py

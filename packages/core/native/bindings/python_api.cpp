@@ -111,8 +111,8 @@ ScalarType to_dtype_arg(nb::handle h, const char* op) {
   if (h.is(reinterpret_cast<PyObject*>(&PyFloat_Type))) return ScalarType::Float64;
   if (h.is(reinterpret_cast<PyObject*>(&PyLong_Type))) return ScalarType::Int64;
   if (h.is(reinterpret_cast<PyObject*>(&PyBool_Type))) return ScalarType::Bool;
-  throw TypeError(str("[", op, "] expected an ember dtype (e.g. ember.float32), got ",
-                      nb::repr(h).c_str()));
+  throw TypeError(
+      str("[", op, "] expected an ember dtype (e.g. ember.float32), got ", nb::repr(h).c_str()));
 }
 
 std::optional<ScalarType> to_optional_dtype(nb::handle h, const char* op) {
@@ -123,9 +123,8 @@ std::optional<ScalarType> to_optional_dtype(nb::handle h, const char* op) {
 std::vector<int64_t> to_int_list(nb::handle h, const char* op, const char* arg) {
   auto as_int = [&](nb::handle item) -> int64_t {
     EMBER_CHECK(!PyBool_Check(item.ptr()) && !PyFloat_Check(item.ptr()) &&
-                    (PyIndex_Check(item.ptr()) ||
-                     (is_tensor(item) && unwrap(item).numel() == 1 &&
-                      is_integral(unwrap(item).dtype(), false))),
+                    (PyIndex_Check(item.ptr()) || (is_tensor(item) && unwrap(item).numel() == 1 &&
+                                                   is_integral(unwrap(item).dtype(), false))),
                 TypeError, "[", op, "] '", arg, "' must be an int or a sequence of ints, got ",
                 nb::type_name(item.type()).c_str());
     if (is_tensor(item)) return item_int(unwrap(item), op);
@@ -139,8 +138,7 @@ std::vector<int64_t> to_int_list(nb::handle h, const char* op, const char* arg) 
   };
   if (PyIndex_Check(h.ptr()) || (is_tensor(h) && unwrap(h).dim() == 0)) return {as_int(h)};
   EMBER_CHECK(PySequence_Check(h.ptr()) && !PyUnicode_Check(h.ptr()), TypeError, "[", op, "] '",
-              arg, "' must be an int or a sequence of ints, got ",
-              nb::type_name(h.type()).c_str());
+              arg, "' must be an int or a sequence of ints, got ", nb::type_name(h.type()).c_str());
   std::vector<int64_t> out;
   for (nb::handle item : nb::iter(h)) out.push_back(as_int(item));
   return out;
@@ -157,8 +155,8 @@ std::vector<int64_t> to_dims(nb::handle h, const char* op) {
 }
 
 int64_t int_argument(nb::handle h, const char* op, const char* arg) {
-  EMBER_CHECK(!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()) && !is_tensor(h), TypeError, "[",
-              op, "] argument '", arg, "' must be int, not ", nb::type_name(h.type()).c_str());
+  EMBER_CHECK(!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()) && !is_tensor(h), TypeError, "[", op,
+              "] argument '", arg, "' must be int, not ", nb::type_name(h.type()).c_str());
   return to_int_list(h, op, arg)[0];
 }
 
@@ -189,8 +187,7 @@ void init_dtypes(nb::module_& m) {
       .def_prop_ro("is_signed", [](const DType& d) { return is_signed(d.type); })
       .def_prop_ro("is_complex", [](const DType& d) { return is_complex(d.type); })
       .def_prop_ro("itemsize", [](const DType& d) { return element_size(d.type); })
-      .def("__repr__",
-           [](const DType& d) { return "ember." + std::string(dtype_name(d.type)); })
+      .def("__repr__", [](const DType& d) { return "ember." + std::string(dtype_name(d.type)); })
       .def("__reduce__", [](const DType& d) { return std::string(dtype_name(d.type)); });
   for (int i = 0; i < kNumScalarTypes; ++i) {
     const auto t = static_cast<ScalarType>(i);
@@ -198,21 +195,30 @@ void init_dtypes(nb::module_& m) {
     m.attr(std::string(dtype_name(t)).c_str()) = g_dtypes[i];
   }
   m.def("_set_tensor_class", &set_tensor_class);
-  m.def("promote_types", [](nb::handle a, nb::handle b) {
-    return dtype_object(promote_types(to_dtype_arg(a, "promote_types"),
-                                      to_dtype_arg(b, "promote_types")));
-  }, nb::arg("type1"), nb::arg("type2"));
-  m.def("can_cast", [](nb::handle from, nb::handle to) {
-    return can_cast(to_dtype_arg(from, "can_cast"), to_dtype_arg(to, "can_cast"));
-  }, nb::arg("from_"), nb::arg("to"));
+  m.def(
+      "promote_types",
+      [](nb::handle a, nb::handle b) {
+        return dtype_object(
+            promote_types(to_dtype_arg(a, "promote_types"), to_dtype_arg(b, "promote_types")));
+      },
+      nb::arg("type1"), nb::arg("type2"));
+  m.def(
+      "can_cast",
+      [](nb::handle from, nb::handle to) {
+        return can_cast(to_dtype_arg(from, "can_cast"), to_dtype_arg(to, "can_cast"));
+      },
+      nb::arg("from_"), nb::arg("to"));
   m.def("get_default_dtype", [] { return dtype_object(default_dtype()); });
-  m.def("set_default_dtype", [](nb::handle d) {
-    set_default_dtype(to_dtype_arg(d, "set_default_dtype"));
-  }, nb::arg("d"));
-  m.def("result_type", [](nb::handle a, nb::handle b) {
-    return dtype_object(result_type({to_tensor(a, "result_type", "tensor1"),
-                                     to_tensor(b, "result_type", "tensor2")}));
-  }, nb::arg("tensor1"), nb::arg("tensor2"));
+  m.def(
+      "set_default_dtype",
+      [](nb::handle d) { set_default_dtype(to_dtype_arg(d, "set_default_dtype")); }, nb::arg("d"));
+  m.def(
+      "result_type",
+      [](nb::handle a, nb::handle b) {
+        return dtype_object(result_type(
+            {to_tensor(a, "result_type", "tensor1"), to_tensor(b, "result_type", "tensor2")}));
+      },
+      nb::arg("tensor1"), nb::arg("tensor2"));
 }
 
 }  // namespace ember::py

@@ -11,29 +11,41 @@ using SumLike = Tensor (*)(const Tensor&, const Dims&, bool, std::optional<Scala
 using MinMaxLike = Tensor (*)(const Tensor&, const Dims&, bool, const Tensor&);
 
 void def_sum_like(nb::module_& m, TensorClass& cls, const char* name, SumLike fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle dtype,
-                         nb::handle out) {
-    return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
-                            to_optional_dtype(dtype, name), to_optional_tensor(out, name, "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, bool keepdim, nb::handle dtype) {
-    return wrap(fn(self, to_dims(dim, name), keepdim, to_optional_dtype(dtype, name), {}));
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("dtype") = nb::none());
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle dtype, nb::handle out) {
+        return result_or_out(
+            fn(to_tensor(input, name), to_dims(dim, name), keepdim, to_optional_dtype(dtype, name),
+               to_optional_tensor(out, name, "out")),
+            out);
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+      nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [fn, name](const Tensor& self, nb::handle dim, bool keepdim, nb::handle dtype) {
+        return wrap(fn(self, to_dims(dim, name), keepdim, to_optional_dtype(dtype, name), {}));
+      },
+      nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+      nb::arg("dtype") = nb::none());
 }
 
 void def_min_max_like(nb::module_& m, TensorClass& cls, const char* name, MinMaxLike fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
-    return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
-                            to_optional_tensor(out, name, "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, bool keepdim) {
-    return wrap(fn(self, to_dims(dim, name), keepdim, {}));
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false);
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
+        return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
+                                to_optional_tensor(out, name, "out")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [fn, name](const Tensor& self, nb::handle dim, bool keepdim) {
+        return wrap(fn(self, to_dims(dim, name), keepdim, {}));
+      },
+      nb::arg("dim") = nb::none(), nb::arg("keepdim") = false);
 }
 
 }  // namespace

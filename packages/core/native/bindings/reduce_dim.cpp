@@ -77,30 +77,41 @@ nb::object min_max(bool is_max, const Tensor& x, nb::handle dim, nb::handle keep
 
 void def_min_max(nb::module_& m, TensorClass& cls, bool is_max) {
   const char* name = is_max ? "max" : "min";
-  m.def(name, [is_max, name](nb::handle input, nb::handle dim, nb::handle keepdim,
-                             nb::handle other, nb::handle out) {
-    return min_max(is_max, to_tensor(input, name), dim, keepdim, other, out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = nb::none(),
-     nb::kw_only(), nb::arg("other") = nb::none(), nb::arg("out") = nb::none());
-  cls.def(name, [is_max](const Tensor& self, nb::handle dim, nb::handle keepdim,
-                         nb::handle other) {
-    return min_max(is_max, self, dim, keepdim, other, nb::none());
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = nb::none(), nb::kw_only(),
-     nb::arg("other") = nb::none());
+  m.def(
+      name,
+      [is_max, name](nb::handle input, nb::handle dim, nb::handle keepdim, nb::handle other,
+                     nb::handle out) {
+        return min_max(is_max, to_tensor(input, name), dim, keepdim, other, out);
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = nb::none(), nb::kw_only(),
+      nb::arg("other") = nb::none(), nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [is_max](const Tensor& self, nb::handle dim, nb::handle keepdim, nb::handle other) {
+        return min_max(is_max, self, dim, keepdim, other, nb::none());
+      },
+      nb::arg("dim") = nb::none(), nb::arg("keepdim") = nb::none(), nb::kw_only(),
+      nb::arg("other") = nb::none());
 }
 
 using ArgFn = Tensor (*)(const Tensor&, std::optional<int64_t>, bool, const Tensor&);
 
 void def_arg(nb::module_& m, TensorClass& cls, const char* name, ArgFn fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
-    return result_or_out(fn(to_tensor(input, name), as_optional_dim(dim, name), keepdim,
-                            to_optional_tensor(out, name, "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, bool keepdim) {
-    return wrap(fn(self, as_optional_dim(dim, name), keepdim, {}));
-  }, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false);
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
+        return result_or_out(fn(to_tensor(input, name), as_optional_dim(dim, name), keepdim,
+                                to_optional_tensor(out, name, "out")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [fn, name](const Tensor& self, nb::handle dim, bool keepdim) {
+        return wrap(fn(self, as_optional_dim(dim, name), keepdim, {}));
+      },
+      nb::arg("dim") = nb::none(), nb::arg("keepdim") = false);
 }
 
 struct VarArgs {
@@ -137,30 +148,39 @@ using VarFn = Tensor (*)(const Tensor&, const Dims&, double, bool, const Tensor&
 using VarMeanFn = std::pair<Tensor, Tensor> (*)(const Tensor&, const Dims&, double, bool);
 
 void def_var(nb::module_& m, TensorClass& cls, const char* name, VarFn fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, nb::handle unbiased, bool keepdim,
-                         nb::handle correction, nb::handle out) {
-    const VarArgs a = var_args(dim, unbiased, correction, name);
-    return result_or_out(fn(to_tensor(input, name), a.dims, a.correction, keepdim,
-                            to_optional_tensor(out, name, "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(),
-     nb::arg("keepdim") = false, nb::kw_only(), nb::arg("correction") = nb::none(),
-     nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, nb::handle unbiased, bool keepdim,
-                           nb::handle correction) {
-    const VarArgs a = var_args(dim, unbiased, correction, name);
-    return wrap(fn(self, a.dims, a.correction, keepdim, {}));
-  }, nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(), nb::arg("keepdim") = false,
-     nb::kw_only(), nb::arg("correction") = nb::none());
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, nb::handle unbiased, bool keepdim,
+                 nb::handle correction, nb::handle out) {
+        const VarArgs a = var_args(dim, unbiased, correction, name);
+        return result_or_out(fn(to_tensor(input, name), a.dims, a.correction, keepdim,
+                                to_optional_tensor(out, name, "out")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(),
+      nb::arg("keepdim") = false, nb::kw_only(), nb::arg("correction") = nb::none(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [fn, name](const Tensor& self, nb::handle dim, nb::handle unbiased, bool keepdim,
+                 nb::handle correction) {
+        const VarArgs a = var_args(dim, unbiased, correction, name);
+        return wrap(fn(self, a.dims, a.correction, keepdim, {}));
+      },
+      nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(), nb::arg("keepdim") = false,
+      nb::kw_only(), nb::arg("correction") = nb::none());
 }
 
 void def_var_mean(nb::module_& m, const char* name, VarMeanFn fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, nb::handle unbiased, bool keepdim,
-                         nb::handle correction) {
-    const VarArgs a = var_args(dim, unbiased, correction, name);
-    return wrap_pair(fn(to_tensor(input, name), a.dims, a.correction, keepdim));
-  }, nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(),
-     nb::arg("keepdim") = false, nb::kw_only(), nb::arg("correction") = nb::none());
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, nb::handle unbiased, bool keepdim,
+                 nb::handle correction) {
+        const VarArgs a = var_args(dim, unbiased, correction, name);
+        return wrap_pair(fn(to_tensor(input, name), a.dims, a.correction, keepdim));
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(),
+      nb::arg("keepdim") = false, nb::kw_only(), nb::arg("correction") = nb::none());
 }
 
 // p: 'fro' (the 2-norm over the given dims) or a number (inf/-inf/0 included).
@@ -183,24 +203,34 @@ using ScanFn = Tensor (*)(const Tensor&, int64_t, std::optional<ScalarType>, con
 
 void def_scan(nb::module_& m, TensorClass& cls, const char* name, const char* inplace_name,
               ScanFn fn) {
-  m.def(name, [fn, name](nb::handle input, nb::handle dim, nb::handle dtype, nb::handle out) {
-    return result_or_out(fn(to_tensor(input, name), as_dim(dim, name),
-                            to_optional_dtype(dtype, name), to_optional_tensor(out, name, "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
-     nb::arg("out") = nb::none());
-  cls.def(name, [fn, name](const Tensor& self, nb::handle dim, nb::handle dtype) {
-    return wrap(fn(self, as_dim(dim, name), to_optional_dtype(dtype, name), {}));
-  }, nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
-  cls.def(inplace_name, [fn, inplace_name](nb::handle self, nb::handle dim, nb::handle dtype) {
-    const Tensor& t = unwrap(self);
-    const auto dt = to_optional_dtype(dtype, inplace_name);
-    EMBER_CHECK(!dt || *dt == t.dtype(), RuntimeError, "[", inplace_name,
-                "] Bad in-place call: input tensor dtype ", dtype_name(t.dtype()),
-                " and output tensor dtype ", dtype_name(*dt), " should match");
-    fn(t, as_dim(dim, inplace_name), dt, t);
-    return nb::borrow(self);
-  }, nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+  m.def(
+      name,
+      [fn, name](nb::handle input, nb::handle dim, nb::handle dtype, nb::handle out) {
+        return result_or_out(
+            fn(to_tensor(input, name), as_dim(dim, name), to_optional_dtype(dtype, name),
+               to_optional_tensor(out, name, "out")),
+            out);
+      },
+      nb::arg("input"), nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      name,
+      [fn, name](const Tensor& self, nb::handle dim, nb::handle dtype) {
+        return wrap(fn(self, as_dim(dim, name), to_optional_dtype(dtype, name), {}));
+      },
+      nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
+  cls.def(
+      inplace_name,
+      [fn, inplace_name](nb::handle self, nb::handle dim, nb::handle dtype) {
+        const Tensor& t = unwrap(self);
+        const auto dt = to_optional_dtype(dtype, inplace_name);
+        EMBER_CHECK(!dt || *dt == t.dtype(), RuntimeError, "[", inplace_name,
+                    "] Bad in-place call: input tensor dtype ", dtype_name(t.dtype()),
+                    " and output tensor dtype ", dtype_name(*dt), " should match");
+        fn(t, as_dim(dim, inplace_name), dt, t);
+        return nb::borrow(self);
+      },
+      nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none());
 }
 
 }  // namespace
@@ -213,8 +243,8 @@ void init_reduce_dim(nb::module_& m, TensorClass& cls) {
   nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
   for (const bool is_max : {true, false}) {
     const char* name = is_max ? "max" : "min";
-    nb::object t = namedtuple(name, nb::make_tuple("values", "indices"),
-                              nb::arg("module") = module_name);
+    nb::object t =
+        namedtuple(name, nb::make_tuple("values", "indices"), nb::arg("module") = module_name);
     types.attr(name) = t;
     g_return_type[is_max ? 0 : 1] = t.release();  // lives as long as the module
     def_min_max(m, cls, is_max);
@@ -226,37 +256,55 @@ void init_reduce_dim(nb::module_& m, TensorClass& cls) {
   def_var_mean(m, "var_mean", &var_mean);
   def_var_mean(m, "std_mean", &std_mean);
 
-  m.def("logsumexp", [](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
-    return result_or_out(logsumexp(to_tensor(input, "logsumexp"), to_dims(dim, "logsumexp"),
-                                   keepdim, to_optional_tensor(out, "logsumexp", "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("dim").none(), nb::arg("keepdim") = false, nb::kw_only(),
-     nb::arg("out") = nb::none());
-  cls.def("logsumexp", [](const Tensor& self, nb::handle dim, bool keepdim) {
-    return wrap(logsumexp(self, to_dims(dim, "logsumexp"), keepdim));
-  }, nb::arg("dim").none(), nb::arg("keepdim") = false);
+  m.def(
+      "logsumexp",
+      [](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
+        return result_or_out(logsumexp(to_tensor(input, "logsumexp"), to_dims(dim, "logsumexp"),
+                                       keepdim, to_optional_tensor(out, "logsumexp", "out")),
+                             out);
+      },
+      nb::arg("input"), nb::arg("dim").none(), nb::arg("keepdim") = false, nb::kw_only(),
+      nb::arg("out") = nb::none());
+  cls.def(
+      "logsumexp",
+      [](const Tensor& self, nb::handle dim, bool keepdim) {
+        return wrap(logsumexp(self, to_dims(dim, "logsumexp"), keepdim));
+      },
+      nb::arg("dim").none(), nb::arg("keepdim") = false);
 
-  m.def("norm", [](nb::handle input, nb::handle p, nb::handle dim, bool keepdim, nb::handle out,
-                   nb::handle dtype) {
-    return result_or_out(norm(to_tensor(input, "norm"), norm_order(p), to_dims(dim, "norm"),
-                              keepdim, to_optional_dtype(dtype, "norm"),
-                              to_optional_tensor(out, "norm", "out")),
-                         out);
-  }, nb::arg("input"), nb::arg("p") = "fro", nb::arg("dim") = nb::none(),
-     nb::arg("keepdim") = false, nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none());
-  cls.def("norm", [](const Tensor& self, nb::handle p, nb::handle dim, bool keepdim,
-                     nb::handle dtype) {
-    return wrap(norm(self, norm_order(p), to_dims(dim, "norm"), keepdim,
-                     to_optional_dtype(dtype, "norm")));
-  }, nb::arg("p") = "fro", nb::arg("dim") = nb::none(), nb::arg("keepdim") = false,
-     nb::arg("dtype") = nb::none());
+  m.def(
+      "norm",
+      [](nb::handle input, nb::handle p, nb::handle dim, bool keepdim, nb::handle out,
+         nb::handle dtype) {
+        return result_or_out(
+            norm(to_tensor(input, "norm"), norm_order(p), to_dims(dim, "norm"), keepdim,
+                 to_optional_dtype(dtype, "norm"), to_optional_tensor(out, "norm", "out")),
+            out);
+      },
+      nb::arg("input"), nb::arg("p") = "fro", nb::arg("dim") = nb::none(),
+      nb::arg("keepdim") = false, nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none());
+  cls.def(
+      "norm",
+      [](const Tensor& self, nb::handle p, nb::handle dim, bool keepdim, nb::handle dtype) {
+        return wrap(norm(self, norm_order(p), to_dims(dim, "norm"), keepdim,
+                         to_optional_dtype(dtype, "norm")));
+      },
+      nb::arg("p") = "fro", nb::arg("dim") = nb::none(), nb::arg("keepdim") = false,
+      nb::arg("dtype") = nb::none());
 
-  m.def("count_nonzero", [](nb::handle input, nb::handle dim) {
-    return wrap(count_nonzero(to_tensor(input, "count_nonzero"), to_dims(dim, "count_nonzero")));
-  }, nb::arg("input"), nb::arg("dim") = nb::none());
-  cls.def("count_nonzero", [](const Tensor& self, nb::handle dim) {
-    return wrap(count_nonzero(self, to_dims(dim, "count_nonzero")));
-  }, nb::arg("dim") = nb::none());
+  m.def(
+      "count_nonzero",
+      [](nb::handle input, nb::handle dim) {
+        return wrap(
+            count_nonzero(to_tensor(input, "count_nonzero"), to_dims(dim, "count_nonzero")));
+      },
+      nb::arg("input"), nb::arg("dim") = nb::none());
+  cls.def(
+      "count_nonzero",
+      [](const Tensor& self, nb::handle dim) {
+        return wrap(count_nonzero(self, to_dims(dim, "count_nonzero")));
+      },
+      nb::arg("dim") = nb::none());
 
   def_scan(m, cls, "cumsum", "cumsum_", &cumsum);
   def_scan(m, cls, "cumprod", "cumprod_", &cumprod);

@@ -131,8 +131,9 @@ void* cpu_allocate(size_t nbytes) {
   } else {
     p = std::aligned_alloc(kAlignment, round_up(nbytes == 0 ? 1 : nbytes, kAlignment));
   }
-  EMBER_CHECK(p != nullptr, RuntimeError, "[allocate] DefaultCPUAllocator: not enough memory: ",
-              "you tried to allocate ", nbytes, " bytes");
+  EMBER_CHECK(p != nullptr, RuntimeError,
+              "[allocate] DefaultCPUAllocator: not enough memory: ", "you tried to allocate ",
+              nbytes, " bytes");
   return p;
 }
 

@@ -23,8 +23,8 @@ constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 using blasint = int;
 using SgemmFn = void (*)(int, int, int, blasint, blasint, blasint, float, const float*, blasint,
                          const float*, blasint, float, float*, blasint);
-using DgemmFn = void (*)(int, int, int, blasint, blasint, blasint, double, const double*,
-                         blasint, const double*, blasint, double, double*, blasint);
+using DgemmFn = void (*)(int, int, int, blasint, blasint, blasint, double, const double*, blasint,
+                         const double*, blasint, double, double*, blasint);
 // cgemm/zgemm take alpha and beta by pointer (complex scalars).
 using ComplexGemmFn = void (*)(int, int, int, blasint, blasint, blasint, const void*, const void*,
                                blasint, const void*, blasint, const void*, void*, blasint);
@@ -98,8 +98,10 @@ void tiled(int64_t m, int64_t n, int64_t k, Gemm gemm) {
   }
   parallel_tasks(tiles, [&](int64_t t) {
     const int64_t lo = extent * t / tiles, hi = extent * (t + 1) / tiles;
-    if (split_rows) gemm(lo, hi - lo, 0, n);
-    else gemm(0, m, lo, hi - lo);
+    if (split_rows)
+      gemm(lo, hi - lo, 0, n);
+    else
+      gemm(0, m, lo, hi - lo);
   });
 }
 
@@ -148,10 +150,10 @@ void blas_gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
   to_blasint(k, "k");
   tiled(m, n, k, [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
     lib.sgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
-            static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
-            alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
-            cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta,
-            c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
+              static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
+              alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
+              cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta, c + row0 * ldc + col0,
+              to_blasint(ldc, "ldc"));
   });
 }
 
@@ -164,10 +166,10 @@ void blas_gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
   to_blasint(k, "k");
   tiled(m, n, k, [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
     lib.dgemm(kRowMajor, trans_a ? kTrans : kNoTrans, trans_b ? kTrans : kNoTrans,
-            static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
-            alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
-            cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta,
-            c + row0 * ldc + col0, to_blasint(ldc, "ldc"));
+              static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k),
+              alpha, rows_of(a, trans_a, row0, lda), to_blasint(lda, "lda"),
+              cols_of(b, trans_b, col0, ldb), to_blasint(ldb, "ldb"), beta, c + row0 * ldc + col0,
+              to_blasint(ldc, "ldc"));
   });
 }
 
@@ -190,16 +192,14 @@ void blas_gemm_c64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                    std::complex<float> alpha, const std::complex<float>* a, int64_t lda,
                    const std::complex<float>* b, int64_t ldb, std::complex<float> beta,
                    std::complex<float>* c, int64_t ldc) {
-  complex_gemm(loaded_blas().cgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-               ldc);
+  complex_gemm(loaded_blas().cgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void blas_gemm_c128(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                     std::complex<double> alpha, const std::complex<double>* a, int64_t lda,
                     const std::complex<double>* b, int64_t ldb, std::complex<double> beta,
                     std::complex<double>* c, int64_t ldc) {
-  complex_gemm(loaded_blas().zgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-               ldc);
+  complex_gemm(loaded_blas().zgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace ember

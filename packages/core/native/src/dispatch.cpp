@@ -5,20 +5,20 @@
 #include "ember/errors.h"
 #include "ember/kernels.h"
 
-#define EMBER_DECLARE_FILLERS(isa)              \
-  namespace ember::cpu::isa_##isa {             \
-  void fill_unary(KernelTable&);                \
-  void fill_binary(KernelTable&);               \
-  void fill_reduce(KernelTable&);               \
-  void fill_cast(KernelTable&);                 \
-  void fill_optim(KernelTable&);                \
-  inline void fill_all(KernelTable& t) {        \
-    fill_unary(t);                              \
-    fill_binary(t);                             \
-    fill_reduce(t);                             \
-    fill_cast(t);                               \
-    fill_optim(t);                              \
-  }                                             \
+#define EMBER_DECLARE_FILLERS(isa)         \
+  namespace ember::cpu::isa_##isa {        \
+    void fill_unary(KernelTable&);         \
+    void fill_binary(KernelTable&);        \
+    void fill_reduce(KernelTable&);        \
+    void fill_cast(KernelTable&);          \
+    void fill_optim(KernelTable&);         \
+    inline void fill_all(KernelTable& t) { \
+      fill_unary(t);                       \
+      fill_binary(t);                      \
+      fill_reduce(t);                      \
+      fill_cast(t);                        \
+      fill_optim(t);                       \
+    }                                      \
   }
 EMBER_DECLARE_FILLERS(baseline)
 // Complex kernels exist for the baseline ISA only (kernels/cpu/complex.cpp).
@@ -50,8 +50,10 @@ Capability detect() {
 #endif
   // An explicit request can only lower the level: it must still run on this CPU.
   if (const char* forced = std::getenv("EMBER_CPU_CAPABILITY")) {
-    if (std::strcmp(forced, "baseline") == 0) best = Capability::Baseline;
-    else if (std::strcmp(forced, "avx2") == 0 && best > Capability::Avx2) best = Capability::Avx2;
+    if (std::strcmp(forced, "baseline") == 0)
+      best = Capability::Baseline;
+    else if (std::strcmp(forced, "avx2") == 0 && best > Capability::Avx2)
+      best = Capability::Avx2;
   }
   return best;
 }
@@ -82,9 +84,12 @@ const KernelTable& cpu_kernels() { return selected().table; }
 
 const char* cpu_capability() {
   switch (selected().capability) {
-    case Capability::Avx512: return "avx512";
-    case Capability::Avx2: return "avx2";
-    case Capability::Baseline: break;
+    case Capability::Avx512:
+      return "avx512";
+    case Capability::Avx2:
+      return "avx2";
+    case Capability::Baseline:
+      break;
   }
   return "baseline";
 }

@@ -13,9 +13,9 @@ int64_t element_size(ScalarType t) {
 }
 
 std::string_view dtype_name(ScalarType t) {
-  static constexpr std::string_view names[] = {"bool",    "uint8",    "int8",    "int16",
-                                                "int32",   "int64",    "float16", "bfloat16",
-                                                "float32", "float64",  "complex64", "complex128"};
+  static constexpr std::string_view names[] = {"bool",    "uint8",   "int8",      "int16",
+                                               "int32",   "int64",   "float16",   "bfloat16",
+                                               "float32", "float64", "complex64", "complex128"};
   return names[static_cast<int>(t)];
 }
 
@@ -27,7 +27,8 @@ ScalarType to_complex_type(ScalarType t) {
 ScalarType default_complex_dtype() { return to_complex_type(default_dtype()); }
 
 void throw_complex_unsupported(ScalarType t) {
-  throw TypeError(str("[<op>] not implemented for '", dtype_name(t), "' (complex support is "
+  throw TypeError(str("[<op>] not implemented for '", dtype_name(t),
+                      "' (complex support is "
                       "partial: see ember's complex dtype notes)"));
 }
 

@@ -109,7 +109,8 @@ Tensor contract(const Tensor& left_in, const Tensor& right_in, const std::vector
 }  // namespace
 
 Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
-  EMBER_CHECK(!operands.empty(), ValueError, "[einsum] must specify the equation string and at "
+  EMBER_CHECK(!operands.empty(), ValueError,
+              "[einsum] must specify the equation string and at "
               "least one operand");
   const size_t arrow = eq.find("->");
   const size_t lhs_end = arrow == std::string::npos ? eq.size() : arrow;
@@ -138,13 +139,13 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
     const int64_t nsub = static_cast<int64_t>(terms[i].labels.size()), nd = operands[i].dim();
     if (terms[i].ellipsis_at >= 0) {
       EMBER_CHECK(nsub <= nd, RuntimeError, "[einsum] the number of subscripts in the equation (",
-                  nsub, ") is more than the number of dimensions of operand ", i,
-                  " with shape ", operands[i].sizes());
+                  nsub, ") is more than the number of dimensions of operand ", i, " with shape ",
+                  operands[i].sizes());
       ell_ndim = std::max(ell_ndim, nd - nsub);
     } else {
       EMBER_CHECK(nsub == nd, RuntimeError, "[einsum] the number of subscripts in the equation (",
-                  nsub, ") does not match the number of dimensions of operand ", i,
-                  " with shape ", operands[i].sizes(), " and no ellipsis was given");
+                  nsub, ") does not match the number of dimensions of operand ", i, " with shape ",
+                  operands[i].sizes(), " and no ellipsis was given");
     }
     for (int l : terms[i].labels) ++count[l];
   }
@@ -185,9 +186,8 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
   for (size_t i = 0; i < operands.size(); ++i) {
     const Tensor& op = operands[i];
     const Term& term = terms[i];
-    const int64_t n_ell = term.ellipsis_at >= 0
-                              ? op.dim() - static_cast<int64_t>(term.labels.size())
-                              : 0;
+    const int64_t n_ell =
+        term.ellipsis_at >= 0 ? op.dim() - static_cast<int64_t>(term.labels.size()) : 0;
     // Canonical position and subscript (-1 inside the ellipsis) of each of op's dims.
     std::vector<int64_t> pos;
     std::vector<int> label;
@@ -208,10 +208,9 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
       const int64_t p = pos[d], s = op.sizes()[d];
       const bool in_ell = label[d] < 0;
       if (set[p]) {
-        EMBER_CHECK(sizes[p] == s, RuntimeError, "[einsum] subscript ",
-                    label_char(label[d]), " is repeated for operand ", i,
-                    " with shape ", op.sizes(), " but the sizes don't match, ", s, " != ",
-                    sizes[p]);
+        EMBER_CHECK(sizes[p] == s, RuntimeError, "[einsum] subscript ", label_char(label[d]),
+                    " is repeated for operand ", i, " with shape ", op.sizes(),
+                    " but the sizes don't match, ", s, " != ", sizes[p]);
         strides[p] += op.strides()[d];
         continue;
       }
@@ -225,8 +224,8 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& operands) {
                                  " which does not broadcast with previously seen ellipsis size ",
                                  dim_size[p]));
         }
-        throw RuntimeError(str("[einsum] subscript ", label_char(label[d]),
-                               " has size ", s, " for operand ", i, " with shape ", op.sizes(),
+        throw RuntimeError(str("[einsum] subscript ", label_char(label[d]), " has size ", s,
+                               " for operand ", i, " with shape ", op.sizes(),
                                " which does not broadcast with previously seen size ",
                                dim_size[p]));
       }

@@ -1,5 +1,5 @@
-// The row path of index_add_/index_copy_/index_fill_ (ops_index2.cpp holds the checks and the
-// general path): x[o, index[k], :] op= source[o, k, :] when the dims after the indexed one form
+// The row path of index_add_/index_copy_/index_fill_ (ops_index_scatter.cpp holds the checks and
+// the general path): x[o, index[k], :] op= source[o, k, :] when the dims after the indexed one form
 // one run ("row") in both x and source, and the dims before it one outer stride.
 #pragma once
 

@@ -15,9 +15,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    EMBER_CHECK(da == db || da == 1 || db == 1, RuntimeError, "[", op,
-                "] shapes ", a, " and ", b, " cannot be broadcast together: sizes ", da, " and ",
-                db, " differ at dimension ", i, " (counting from the left of the broadcast shape)");
+    EMBER_CHECK(da == db || da == 1 || db == 1, RuntimeError, "[", op, "] shapes ", a, " and ", b,
+                " cannot be broadcast together: sizes ", da, " and ", db, " differ at dimension ",
+                i, " (counting from the left of the broadcast shape)");
     out[i] = da == 1 ? db : da;
   }
   return out;
@@ -36,7 +36,8 @@ std::optional<ScalarType> combine_categories(std::optional<ScalarType> higher,
   if (!higher) return lower;
   if (!lower) return higher;
   if (is_complex(*higher)) return higher;
-  // A complex operand of lower priority keeps a floating higher's precision (float64 -> complex128).
+  // A complex operand of lower priority keeps a floating higher's precision (float64 ->
+  // complex128).
   if (is_complex(*lower)) return is_floating(*higher) ? to_complex_type(*higher) : *lower;
   if (is_floating(*higher)) return higher;
   if (*higher == ScalarType::Bool || is_floating(*lower)) return promote_types(*higher, *lower);
@@ -80,8 +81,8 @@ void TensorIterator::compute_shape() {
   if (broadcast_outputs_) return;
   for (Tensor& out : outputs_) {
     if (!out.defined() || out.sizes() == shape_) continue;
-    EMBER_CHECK(config_.resize_outputs, RuntimeError, "[", op_, "] output with shape ",
-                out.sizes(), " doesn't match the broadcast shape ", shape_);
+    EMBER_CHECK(config_.resize_outputs, RuntimeError, "[", op_, "] output with shape ", out.sizes(),
+                " doesn't match the broadcast shape ", shape_);
     resize_(out, shape_);
   }
 }
@@ -94,8 +95,7 @@ void TensorIterator::compute_dtypes() {
   } else {
     compute_dtype_ = inputs_.empty() ? default_dtype() : inputs_[0].dtype();
   }
-  if (config_.promote_int_to_float && !is_floating(compute_dtype_) &&
-      !is_complex(compute_dtype_)) {
+  if (config_.promote_int_to_float && !is_floating(compute_dtype_) && !is_complex(compute_dtype_)) {
     compute_dtype_ = default_dtype();
   }
   if (config_.cast_inputs) {
@@ -110,8 +110,8 @@ void TensorIterator::compute_dtypes() {
       work_outs_.push_back(out);
       continue;
     }
-    EMBER_CHECK(!config_.check_out_cast || can_cast(out_dtype, out.dtype()), RuntimeError, "[",
-                op_, "] result type ", dtype_name(out_dtype),
+    EMBER_CHECK(!config_.check_out_cast || can_cast(out_dtype, out.dtype()), RuntimeError, "[", op_,
+                "] result type ", dtype_name(out_dtype),
                 " can't be cast to the desired output type ", dtype_name(out.dtype()));
     work_outs_.push_back(Tensor());  // allocated with the iteration layout below
   }
@@ -124,7 +124,8 @@ std::vector<int64_t> TensorIterator::compute_permutation() const {
   std::vector<int64_t> perm(ndim);
   for (int64_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
   std::vector<const Tensor*> known;
-  for (const Tensor& out : work_outs_) if (out.defined()) known.push_back(&out);
+  for (const Tensor& out : work_outs_)
+    if (out.defined()) known.push_back(&out);
   for (const Tensor& in : inputs_) known.push_back(&in);
   auto stride_of = [&](const Tensor& t, int64_t d) -> int64_t {
     const int64_t offset = ndim - t.dim();
@@ -183,7 +184,8 @@ void TensorIterator::coalesce(const std::vector<int64_t>& perm) {
     const int64_t esize = t.element_size();
     for (int64_t i = 0; i < ndim; ++i) {
       const int64_t d = perm[i];
-      if (d >= offset && t.sizes()[d - offset] != 1) strides_[k][i] = t.strides()[d - offset] * esize;
+      if (d >= offset && t.sizes()[d - offset] != 1)
+        strides_[k][i] = t.strides()[d - offset] * esize;
     }
   }
   for (int64_t i = 0; i < ndim; ++i) iter_shape_[i] = shape_[perm[i]];
@@ -225,7 +227,8 @@ void assert_no_internal_overlap(const Tensor& t, const char* op) {
   EMBER_CHECK(!has_internal_overlap(t), RuntimeError, "[", op,
               "] unsupported operation: more than one element of the written-to tensor refers to "
               "a single memory location. Please clone() the tensor before performing the "
-              "operation (shape ", t.sizes(), ", strides ", t.strides(), ")");
+              "operation (shape ",
+              t.sizes(), ", strides ", t.strides(), ")");
 }
 
 namespace {
@@ -260,7 +263,8 @@ void TensorIterator::build() {
     if (!out.defined()) continue;
     out.check_writable(op_);
     // NOTE: reductions hand in their own zero-stride view of the output (broadcast_outputs_).
-    if (!config_.allow_internal_overlap && !broadcast_outputs_) assert_no_internal_overlap(out, op_);
+    if (!config_.allow_internal_overlap && !broadcast_outputs_)
+      assert_no_internal_overlap(out, op_);
     for (const Tensor& in : inputs_) assert_no_partial_overlap(out, in, op_);
   }
   compute_shape();
@@ -272,8 +276,8 @@ void TensorIterator::build() {
 
 namespace {
 
-void iterate(const Shape& shape, const std::vector<Shape>& strides, char* const* base,
-             size_t nops, Loop1d loop, const void* params, int64_t begin, int64_t end) {
+void iterate(const Shape& shape, const std::vector<Shape>& strides, char* const* base, size_t nops,
+             Loop1d loop, const void* params, int64_t begin, int64_t end) {
   const int64_t ndim = static_cast<int64_t>(shape.size());
   int64_t counter[64];
   char* ptrs[kMaxOperands];

@@ -36,9 +36,8 @@ struct Routines {
   void (*gebrd)(const int*, const int*, T*, const int*, T*, T*, T*, T*, T*, const int*, int*);
   void (*bdsdc)(const char*, const char*, const int*, T*, T*, T*, const int*, T*, const int*, T*,
                 int*, T*, int*, int*, Len, Len);
-  void (*ormbr)(const char*, const char*, const char*, const int*, const int*, const int*,
-                const T*, const int*, const T*, T*, const int*, T*, const int*, int*, Len, Len,
-                Len);
+  void (*ormbr)(const char*, const char*, const char*, const int*, const int*, const int*, const T*,
+                const int*, const T*, T*, const int*, T*, const int*, int*, Len, Len, Len);
   void (*syevd)(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, int*,
                 const int*, int*, Len, Len);
   void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*,
@@ -266,8 +265,8 @@ template <typename T>
 int geev(char jobvl, char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vl, int ldvl, T* vr,
          int ldvr, T* work, int lwork) {
   int info = 0;
-  routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork,
-                     &info, 1, 1);
+  routines<T>().geev(&jobvl, &jobvr, &n, a, &lda, wr, wi, vl, &ldvl, vr, &ldvr, work, &lwork, &info,
+                     1, 1);
   return info;
 }
 
@@ -281,35 +280,34 @@ int geev(char jobvl, char jobvr, int n, std::complex<T>* a, int lda, std::comple
   return info;
 }
 
-#define EMBER_LAPACK_INSTANTIATE(T)                                                    \
-  template int getrf<T>(int, int, T*, int, int*);                                      \
-  template int getri<T>(int, T*, int, const int*, T*, int);                            \
-  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);           \
-  template int potrf<T>(char, int, T*, int);                                           \
-  template int geqrf<T>(int, int, T*, int, T*, T*, int);                               \
-  template int orgqr<T>(int, int, int, T*, int, const T*, T*, int);                    \
-  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int, T*, int, int*); \
-  template int gebrd<T>(int, int, T*, int, T*, T*, T*, T*, T*, int);                   \
-  template int bdsdc<T>(char, int, T*, T*, T*, int, T*, int, T*, int*);                \
-  template int ormbr<T>(char, char, char, int, int, int, const T*, int, const T*, T*,  \
-                        int, T*, int);                                                 \
-  template int syevd<T>(char, char, int, T*, int, T*, T*, int, int*, int);             \
-  template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                \
-  template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);      \
-  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);  \
-  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);        \
-  template int geev<T>(char, char, int, T*, int, T*, T*, T*, int, T*, int, T*, int);   \
-  template int geev<T>(char, char, int, std::complex<T>*, int, std::complex<T>*,       \
-                       std::complex<T>*, int, std::complex<T>*, int, std::complex<T>*, \
-                       int, T*);
+#define EMBER_LAPACK_INSTANTIATE(T)                                                                \
+  template int getrf<T>(int, int, T*, int, int*);                                                  \
+  template int getri<T>(int, T*, int, const int*, T*, int);                                        \
+  template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);                       \
+  template int potrf<T>(char, int, T*, int);                                                       \
+  template int geqrf<T>(int, int, T*, int, T*, T*, int);                                           \
+  template int orgqr<T>(int, int, int, T*, int, const T*, T*, int);                                \
+  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int, T*, int, int*);             \
+  template int gebrd<T>(int, int, T*, int, T*, T*, T*, T*, T*, int);                               \
+  template int bdsdc<T>(char, int, T*, T*, T*, int, T*, int, T*, int*);                            \
+  template int ormbr<T>(char, char, char, int, int, int, const T*, int, const T*, T*, int, T*,     \
+                        int);                                                                      \
+  template int syevd<T>(char, char, int, T*, int, T*, T*, int, int*, int);                         \
+  template int gels<T>(char, int, int, int, T*, int, T*, int, T*, int);                            \
+  template int gelsy<T>(int, int, int, T*, int, T*, int, int*, T, int*, T*, int);                  \
+  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int, int*);              \
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*, T*, int);                    \
+  template int geev<T>(char, char, int, T*, int, T*, T*, T*, int, T*, int, T*, int);               \
+  template int geev<T>(char, char, int, std::complex<T>*, int, std::complex<T>*, std::complex<T>*, \
+                       int, std::complex<T>*, int, std::complex<T>*, int, T*);
 
 EMBER_LAPACK_INSTANTIATE(float)
 EMBER_LAPACK_INSTANTIATE(double)
 
 // The LU family for complex matrices (cgetrf/zgetrf, ...): inv, solve and det take them.
-#define EMBER_LAPACK_INSTANTIATE_COMPLEX(T)                                  \
-  template int getrf<T>(int, int, T*, int, int*);                            \
-  template int getri<T>(int, T*, int, const int*, T*, int);                  \
+#define EMBER_LAPACK_INSTANTIATE_COMPLEX(T)                 \
+  template int getrf<T>(int, int, T*, int, int*);           \
+  template int getri<T>(int, T*, int, const int*, T*, int); \
   template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);
 
 EMBER_LAPACK_INSTANTIATE_COMPLEX(std::complex<float>)

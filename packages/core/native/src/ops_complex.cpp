@@ -38,10 +38,16 @@ void complex_to_real_loop(char** data, const int64_t* strides, int64_t n) {
   }
 }
 struct AbsOf {
-  template <typename R> R operator()(std::complex<R> z) const { return std::abs(z); }
+  template <typename R>
+  R operator()(std::complex<R> z) const {
+    return std::abs(z);
+  }
 };
 struct ArgOf {
-  template <typename R> R operator()(std::complex<R> z) const { return std::arg(z); }
+  template <typename R>
+  R operator()(std::complex<R> z) const {
+    return std::arg(z);
+  }
 };
 
 template <typename F>
@@ -55,9 +61,8 @@ Tensor complex_to_real(const char* op, const Tensor& x, const Tensor& out) {
   iter.add_output(out).add_input(x);
   iter.build();
   const Loop1d loop = real_type == ScalarType::Float32
-                          ? [](char** d, const int64_t* s, int64_t n, const void*) {
-                              complex_to_real_loop<float, F>(d, s, n);
-                            }
+                          ? [](char** d, const int64_t* s, int64_t n,
+                               const void*) { complex_to_real_loop<float, F>(d, s, n); }
                           : [](char** d, const int64_t* s, int64_t n, const void*) {
                               complex_to_real_loop<double, F>(d, s, n);
                             };
@@ -147,9 +152,9 @@ Tensor angle(const Tensor& x, const Tensor& out) {
   const Tensor signed_angle = where(compare(CompareOp::Lt, xf, zero), pi, zero);
   const Tensor result = where(predicate(PredicateOp::IsNan, xf), xf, signed_angle);
   if (!out.defined()) return result;
-  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError,
-              "[angle] result type ", dtype_name(result.dtype()),
-              " can't be cast to the desired output type ", dtype_name(out.dtype()));
+  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[angle] result type ",
+              dtype_name(result.dtype()), " can't be cast to the desired output type ",
+              dtype_name(out.dtype()));
   if (out.sizes() != result.sizes()) resize_(out, result.sizes());
   copy_(out, result);
   return out;
@@ -188,8 +193,10 @@ Tensor conj_physical(const Tensor& x, const Tensor& out) {
 Tensor complex_from_parts(const Tensor& re, const Tensor& im, const Tensor& out) {
   EMBER_CHECK((re.dtype() == ScalarType::Float32 || re.dtype() == ScalarType::Float64) &&
                   re.dtype() == im.dtype(),
-              TypeError, "[complex] expected both inputs to be float32 or float64 of the same "
-              "dtype, got ", dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
+              TypeError,
+              "[complex] expected both inputs to be float32 or float64 of the same "
+              "dtype, got ",
+              dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
   const Shape shape = broadcast_shapes(re.sizes(), im.sizes(), "complex");
   Tensor result = out.defined() ? out : Tensor::empty(shape, to_complex_type(re.dtype()));
   EMBER_CHECK(result.dtype() == to_complex_type(re.dtype()), RuntimeError,

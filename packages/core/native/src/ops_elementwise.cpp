@@ -26,10 +26,16 @@ std::string snake_case(const char* camel) {
 // Kernel variants that users call under torch's name of the op.
 std::string public_name(const char* kernel) {
   static const std::pair<const char*, const char*> renames[] = {
-      {"ClampBoth", "clamp"}, {"ClampMin", "clamp"},          {"ClampMax", "clamp"},
-      {"RoundDecimals", "round"}, {"Identity", "positive"},   {"AddScaled", "add"},
-      {"DivTrunc", "div"},    {"DivFloor", "floor_divide"},
-      {"LeftShift", "bitwise_left_shift"}, {"RightShift", "bitwise_right_shift"}};
+      {"ClampBoth", "clamp"},
+      {"ClampMin", "clamp"},
+      {"ClampMax", "clamp"},
+      {"RoundDecimals", "round"},
+      {"Identity", "positive"},
+      {"AddScaled", "add"},
+      {"DivTrunc", "div"},
+      {"DivFloor", "floor_divide"},
+      {"LeftShift", "bitwise_left_shift"},
+      {"RightShift", "bitwise_right_shift"}};
   for (const auto& [from, to] : renames) {
     if (std::string(kernel) == from) return to;
   }
@@ -45,10 +51,20 @@ const std::vector<std::string> kCompareNames = {EMBER_COMPARE_OPS(EMBER_NAME_ENT
 
 bool is_float_only(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Neg: case UnaryOp::Abs: case UnaryOp::Sign: case UnaryOp::Relu:
-    case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::Trunc:
-    case UnaryOp::Square: case UnaryOp::BitwiseNot: case UnaryOp::ClampBoth:
-    case UnaryOp::ClampMin: case UnaryOp::ClampMax: case UnaryOp::NanToNum:
+    case UnaryOp::Neg:
+    case UnaryOp::Abs:
+    case UnaryOp::Sign:
+    case UnaryOp::Relu:
+    case UnaryOp::Floor:
+    case UnaryOp::Ceil:
+    case UnaryOp::Round:
+    case UnaryOp::Trunc:
+    case UnaryOp::Square:
+    case UnaryOp::BitwiseNot:
+    case UnaryOp::ClampBoth:
+    case UnaryOp::ClampMin:
+    case UnaryOp::ClampMax:
+    case UnaryOp::NanToNum:
     case UnaryOp::Identity:
       return false;
     default:
@@ -58,8 +74,13 @@ bool is_float_only(UnaryOp op) {
 
 bool is_float_only(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Div: case BinaryOp::Atan2: case BinaryOp::Copysign: case BinaryOp::Hypot:
-    case BinaryOp::Lerp: case BinaryOp::Xlogy: case BinaryOp::SpecialZeta:
+    case BinaryOp::Div:
+    case BinaryOp::Atan2:
+    case BinaryOp::Copysign:
+    case BinaryOp::Hypot:
+    case BinaryOp::Lerp:
+    case BinaryOp::Xlogy:
+    case BinaryOp::SpecialZeta:
       return true;
     default:
       return false;
@@ -107,7 +128,8 @@ Tensor unary(UnaryOp op, const Tensor& x, const Tensor& out, const OpParams& p, 
               "[positive] the `+` operator on a bool tensor is not supported");
   // torch computes square(bool) as pow(x, 2): an int64 result.
   if (op == UnaryOp::Square && x.dtype() == ScalarType::Bool) {
-    EMBER_CHECK(!in_place, RuntimeError, "[square_] result type int64 can't be cast to the "
+    EMBER_CHECK(!in_place, RuntimeError,
+                "[square_] result type int64 can't be cast to the "
                 "desired output type bool");
     return unary(op, to_dtype(x, ScalarType::Int64), out, p, false);
   }
@@ -145,8 +167,8 @@ Tensor predicate(PredicateOp op, const Tensor& x, const Tensor& out) {
   return iter.output();
 }
 
-Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out,
-              const OpParams& p, bool in_place) {
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, const OpParams& p,
+              bool in_place) {
   const char* name = op_name(op);
   if (op == BinaryOp::Hypot) {  // torch's hypot has floating kernels only
     const ScalarType dt = result_type({a, b});
@@ -175,10 +197,9 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out,
   BinaryOp kernel = op;
   if (dt == ScalarType::Bool && op == BinaryOp::Fmax) kernel = BinaryOp::Maximum;
   if (dt == ScalarType::Bool && op == BinaryOp::Fmin) kernel = BinaryOp::Minimum;
-  iter.for_each(
-      require_kernel(cpu_kernels().binary[static_cast<int>(kernel)][static_cast<int>(dt)], name,
-                     dt),
-      &p);
+  iter.for_each(require_kernel(cpu_kernels().binary[static_cast<int>(kernel)][static_cast<int>(dt)],
+                               name, dt),
+                &p);
   if (in_place) a.bump_version();
   return iter.output();
 }
@@ -242,8 +263,10 @@ Tensor div(const Tensor& a, const Tensor& b, const std::string& rounding_mode, c
   if (rounding_mode.empty()) return binary(BinaryOp::Div, a, b, out, {}, in_place);
   if (rounding_mode == "trunc") return binary(BinaryOp::DivTrunc, a, b, out, {}, in_place);
   if (rounding_mode == "floor") return binary(BinaryOp::DivFloor, a, b, out, {}, in_place);
-  throw ValueError(str("[div] expected rounding_mode to be one of None, 'trunc', or 'floor' but "
-                       "found '", rounding_mode, "'"));
+  throw ValueError(
+      str("[div] expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+          "found '",
+          rounding_mode, "'"));
 }
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b, const Tensor& out) {
@@ -290,11 +313,13 @@ Tensor clamp(const Tensor& x, const Tensor& min, const Tensor& max, const Tensor
   OpParams p;
   if (min.defined()) {
     p.f0 = item_double(min, "clamp");
-    p.i0 = is_floating(min.dtype()) ? static_cast<int64_t>(std::ceil(p.f0)) : item_int(min, "clamp");
+    p.i0 =
+        is_floating(min.dtype()) ? static_cast<int64_t>(std::ceil(p.f0)) : item_int(min, "clamp");
   }
   if (max.defined()) {
     p.f1 = item_double(max, "clamp");
-    p.i1 = is_floating(max.dtype()) ? static_cast<int64_t>(std::floor(p.f1)) : item_int(max, "clamp");
+    p.i1 =
+        is_floating(max.dtype()) ? static_cast<int64_t>(std::floor(p.f1)) : item_int(max, "clamp");
   }
   const UnaryOp op = min.defined() && max.defined() ? UnaryOp::ClampBoth
                      : min.defined()                ? UnaryOp::ClampMin
@@ -374,10 +399,14 @@ Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
 }
 
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
-  EMBER_CHECK(a.dtype() == b.dtype(), TypeError, "[isclose] expected both inputs to have the "
-              "same dtype, but got ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
-  EMBER_CHECK(rtol >= 0 && atol >= 0, ValueError, "[isclose] rtol and atol must be "
-              "non-negative, got rtol=", rtol, " and atol=", atol);
+  EMBER_CHECK(a.dtype() == b.dtype(), TypeError,
+              "[isclose] expected both inputs to have the "
+              "same dtype, but got ",
+              dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
+  EMBER_CHECK(rtol >= 0 && atol >= 0, ValueError,
+              "[isclose] rtol and atol must be "
+              "non-negative, got rtol=",
+              rtol, " and atol=", atol);
   Tensor close = compare(CompareOp::Eq, a, b);
   if (!is_floating(a.dtype()) && !is_complex(a.dtype())) return close;
   if (equal_nan) {
@@ -389,9 +418,9 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
   // its real dtype, as torch); infinities only equal themselves.
   const ScalarType real_type = to_real_type(a.dtype());
   const Tensor diff = unary(UnaryOp::Abs, binary(BinaryOp::Sub, a, b));
-  const Tensor tol = binary(BinaryOp::Add, Tensor::scalar(atol, real_type),
-                            binary(BinaryOp::Mul, Tensor::scalar(rtol, real_type),
-                                   unary(UnaryOp::Abs, b)));
+  const Tensor tol =
+      binary(BinaryOp::Add, Tensor::scalar(atol, real_type),
+             binary(BinaryOp::Mul, Tensor::scalar(rtol, real_type), unary(UnaryOp::Abs, b)));
   const Tensor within = compare(CompareOp::LogicalAnd, compare(CompareOp::Le, diff, tol),
                                 predicate(PredicateOp::IsFinite, diff));
   return compare(CompareOp::LogicalOr, close, within);

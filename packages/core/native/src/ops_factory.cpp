@@ -49,10 +49,14 @@ void fill_contiguous(const Tensor& out, ValueFn value) {
 // The largest finite value of a floating dtype (overflow checks for full/fill).
 double float_max(ScalarType t) {
   switch (t) {
-    case ScalarType::Float16: return 65504.0;
-    case ScalarType::BFloat16: return 3.3895313892515355e38;
-    case ScalarType::Float32: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::infinity();
+    case ScalarType::Float16:
+      return 65504.0;
+    case ScalarType::BFloat16:
+      return 3.3895313892515355e38;
+    case ScalarType::Float32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::infinity();
   }
 }
 
@@ -60,18 +64,30 @@ double float_max(ScalarType t) {
 
 const char* torch_type_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "Bool";
-    case ScalarType::UInt8: return "Byte";
-    case ScalarType::Int8: return "Char";
-    case ScalarType::Int16: return "Short";
-    case ScalarType::Int32: return "Int";
-    case ScalarType::Int64: return "Long";
-    case ScalarType::Float16: return "Half";
-    case ScalarType::BFloat16: return "BFloat16";
-    case ScalarType::Float32: return "Float";
-    case ScalarType::ComplexFloat: return "ComplexFloat";
-    case ScalarType::ComplexDouble: return "ComplexDouble";
-    case ScalarType::Float64: break;
+    case ScalarType::Bool:
+      return "Bool";
+    case ScalarType::UInt8:
+      return "Byte";
+    case ScalarType::Int8:
+      return "Char";
+    case ScalarType::Int16:
+      return "Short";
+    case ScalarType::Int32:
+      return "Int";
+    case ScalarType::Int64:
+      return "Long";
+    case ScalarType::Float16:
+      return "Half";
+    case ScalarType::BFloat16:
+      return "BFloat16";
+    case ScalarType::Float32:
+      return "Float";
+    case ScalarType::ComplexFloat:
+      return "ComplexFloat";
+    case ScalarType::ComplexDouble:
+      return "ComplexDouble";
+    case ScalarType::Float64:
+      break;
   }
   return "Double";
 }
@@ -105,8 +121,8 @@ void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         const double max = static_cast<double>(std::numeric_limits<T>::max());
         // Like c10::overflows: unsigned types also accept negatives that wrap (-1 -> 255).
-        const double min = std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min())
-                                               : -max;
+        const double min =
+            std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : -max;
         if (value.is_int) {
           fits = dtype == ScalarType::Int64 ||
                  (static_cast<double>(value.i) >= min && static_cast<double>(value.i) <= max);
@@ -116,9 +132,8 @@ void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
       }
     });
   }
-  EMBER_CHECK(fits, RuntimeError, "[", op, "] value ",
-              value.is_int ? str(value.i) : str(value.d), " cannot be converted to type ",
-              dtype_name(dtype), " without overflow");
+  EMBER_CHECK(fits, RuntimeError, "[", op, "] value ", value.is_int ? str(value.i) : str(value.d),
+              " cannot be converted to type ", dtype_name(dtype), " without overflow");
 }
 
 Tensor empty(const Shape& size, ScalarType dtype, const char* op) {
@@ -197,14 +212,15 @@ Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
   EMBER_CHECK(dtype != ScalarType::Bool, NotImplementedError,
               "[arange] \"arange_cpu\" not implemented for 'Bool'");
   for (const Scalar* s : {&start, &end, &step}) {
-    EMBER_CHECK(s->is_int || std::isfinite(s->d), RuntimeError, "[arange] unsupported range: ",
-                start.to_double(), " -> ", end.to_double(), " with step ", step.to_double());
+    EMBER_CHECK(s->is_int || std::isfinite(s->d), RuntimeError,
+                "[arange] unsupported range: ", start.to_double(), " -> ", end.to_double(),
+                " with step ", step.to_double());
   }
   if (is_integral(dtype, false)) {
     // Like torch, integral dtypes truncate the bounds and the step to integers first.
     auto as_int = [](Scalar s) {
-      EMBER_CHECK(s.is_int || std::fabs(s.d) < 9.2e18, RuntimeError,
-                  "[arange] bound ", s.d, " does not fit in int64");
+      EMBER_CHECK(s.is_int || std::fabs(s.d) < 9.2e18, RuntimeError, "[arange] bound ", s.d,
+                  " does not fit in int64");
       return s.is_int ? s.i : static_cast<int64_t>(s.d);
     };
     const int64_t xs = as_int(start), xe = as_int(end), xst = as_int(step);
@@ -221,8 +237,8 @@ Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
     fill_contiguous(out, [&](auto tag, int64_t i) {
       using T = typename decltype(tag)::type;
       // Unsigned arithmetic: wraps instead of overflowing for narrow dtypes.
-      const uint64_t v = static_cast<uint64_t>(xs) + static_cast<uint64_t>(i) *
-                                                         static_cast<uint64_t>(xst);
+      const uint64_t v =
+          static_cast<uint64_t>(xs) + static_cast<uint64_t>(i) * static_cast<uint64_t>(xst);
       if constexpr (std::is_same_v<T, bool>) {
         return v != 0;
       } else {
@@ -238,8 +254,8 @@ Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
               ", end=", xe, ", step=", xst, ")");
   const double size_d = std::ceil((xe - xs) / xst);
   EMBER_CHECK(size_d >= 0 && size_d < 9.2e18, RuntimeError,
-              "[arange] invalid size, possible overflow? (start=", xs, ", end=", xe,
-              ", step=", xst, ")");
+              "[arange] invalid size, possible overflow? (start=", xs, ", end=", xe, ", step=", xst,
+              ")");
   Tensor out = empty({static_cast<int64_t>(size_d)}, dtype, "arange");
   fill_contiguous(out, [&](auto tag, int64_t i) {
     return from_double<typename decltype(tag)::type>(xs + static_cast<double>(i) * xst);

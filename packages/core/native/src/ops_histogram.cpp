@@ -18,8 +18,8 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
   EMBER_CHECK(is_floating(x.dtype()), NotImplementedError, "[", op, "] not implemented for ",
               dtype_name(x.dtype()), " (needs a floating point input)");
   EMBER_CHECK(bins > 0, RuntimeError, "[", op, "] bins must be > 0, but got ", bins);
-  EMBER_CHECK(!(min > max), RuntimeError, "[", op, "] max must be larger than min, got min=",
-              min, " and max=", max);
+  EMBER_CHECK(!(min > max), RuntimeError, "[", op, "] max must be larger than min, got min=", min,
+              " and max=", max);
   if (out.defined()) {
     EMBER_CHECK(out.dtype() == x.dtype(), RuntimeError, "[", op, "] expected out tensor to ",
                 "have dtype ", dtype_name(x.dtype()), ", but got ", dtype_name(out.dtype()));
@@ -84,10 +84,9 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
 
 Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {
   const char* op = "bincount";
-  EMBER_CHECK(is_integral(x.dtype(), false), NotImplementedError, "[", op,
-              "] not implemented for ", dtype_name(x.dtype()), " (needs an integer input)");
-  EMBER_CHECK(minlength >= 0, RuntimeError, "[", op, "] minlength should be >= 0, got ",
-              minlength);
+  EMBER_CHECK(is_integral(x.dtype(), false), NotImplementedError, "[", op, "] not implemented for ",
+              dtype_name(x.dtype()), " (needs an integer input)");
+  EMBER_CHECK(minlength >= 0, RuntimeError, "[", op, "] minlength should be >= 0, got ", minlength);
   EMBER_CHECK(x.dim() == 1, RuntimeError, "[", op, "] only supports 1-d non-negative integral ",
               "inputs, got shape ", x.sizes());
   if (weights.defined()) {

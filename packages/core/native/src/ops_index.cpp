@@ -118,12 +118,18 @@ struct Bytes16 {
 template <template <typename, typename> class Loop, typename I>
 Loop1d by_width(int64_t width) {
   switch (width) {
-    case 1: return &Loop<uint8_t, I>::run;
-    case 2: return &Loop<uint16_t, I>::run;
-    case 4: return &Loop<uint32_t, I>::run;
-    case 8: return &Loop<uint64_t, I>::run;
-    case 16: return &Loop<Bytes16, I>::run;
-    default: throw RuntimeError(str("[index] no element copy for a width of ", width, " bytes"));
+    case 1:
+      return &Loop<uint8_t, I>::run;
+    case 2:
+      return &Loop<uint16_t, I>::run;
+    case 4:
+      return &Loop<uint32_t, I>::run;
+    case 8:
+      return &Loop<uint64_t, I>::run;
+    case 16:
+      return &Loop<Bytes16, I>::run;
+    default:
+      throw RuntimeError(str("[index] no element copy for a width of ", width, " bytes"));
   }
 }
 
@@ -174,8 +180,10 @@ void check_indices(const Tensor& idx, const KernelParams& p) {
       }
     });
   };
-  if (c.dtype() == ScalarType::Int64) scan(c.data<int64_t>());
-  else scan(c.data<int32_t>());
+  if (c.dtype() == ScalarType::Int64)
+    scan(c.data<int64_t>());
+  else
+    scan(c.data<int32_t>());
 }
 
 Shape broadcast_indices(const std::vector<Tensor>& idxs, const char* op) {
@@ -315,8 +323,8 @@ Resolved resolve(const Tensor& x, const std::vector<AdvancedItem>& items, const 
         // The dims the ellipsis covers: whatever the later items leave over.
         int64_t later = 0;
         for (size_t k = j; k < basic.size(); ++k) {
-          later += basic[k].kind == IndexItem::Kind::Slice ||
-                   basic[k].kind == IndexItem::Kind::NewAxis;
+          later +=
+              basic[k].kind == IndexItem::Kind::Slice || basic[k].kind == IndexItem::Kind::NewAxis;
         }
         d = r.view.dim() - later;
       }
@@ -339,8 +347,8 @@ Resolved resolve(const Tensor& x, const std::vector<AdvancedItem>& items, const 
     }
     const Shape sub(r.view.sizes().begin() + d, r.view.sizes().begin() + d + t.dim());
     EMBER_CHECK(sub == t.sizes(), IndexError, "[", op, "] the shape of the mask ", t.sizes(),
-                " at index ", d, " does not match the shape of the indexed tensor ",
-                r.view.sizes(), " at index ", d);
+                " at index ", d, " does not match the shape of the indexed tensor ", r.view.sizes(),
+                " at index ", d);
     const Tensor nz = nonzero(t);
     for (int64_t k = 0; k < t.dim(); ++k) {
       r.dims.push_back(d++);
@@ -406,8 +414,8 @@ void index_put_advanced_(const Tensor& x, const std::vector<AdvancedItem>& items
   x.bump_version();
 }
 
-const Tensor& index_put_(const Tensor& x, const std::vector<Tensor>& indices,
-                         const Tensor& values, bool accumulate) {
+const Tensor& index_put_(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values,
+                         bool accumulate) {
   EMBER_CHECK(values.dtype() == x.dtype(), RuntimeError, "[index_put_] index put requires the ",
               "source and destination dtypes match, got ", dtype_name(x.dtype()),
               " for the destination and ", dtype_name(values.dtype()), " for the source");
@@ -511,8 +519,7 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Ten
 
 namespace {
 // gather; take_along_dim shares it but lets negative indices count from the end.
-Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap,
-                   const char* op) {
+Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap, const char* op) {
   check_index_dtype(index, op);
   const Tensor x1 = as_1d(x);
   const Tensor i1 = as_1d(index);

@@ -164,11 +164,11 @@ void gemm_blas(Tensor a, Tensor b, const Tensor& c, const Shape& batch, double a
 // exactly like torch's. Floats and complex come here for k == 0 and for batches of tiny
 // products.
 template <typename T>
-void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch,
-               double alpha, double beta) {
+void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& batch, double alpha,
+               double beta) {
   constexpr bool kFloatLike = std::is_floating_point_v<T> || is_complex_v<T>;
-  using Acc = typename std::conditional_t<kFloatLike, std::type_identity<T>,
-                                          std::make_unsigned<T>>::type;
+  using Acc =
+      typename std::conditional_t<kFloatLike, std::type_identity<T>, std::make_unsigned<T>>::type;
   auto to_acc = [](auto v) -> Acc {
     if constexpr (kFloatLike) {
       return static_cast<Acc>(v);
@@ -215,8 +215,8 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& b
         T* c_row = c_data + (r + q) * n;
         for (int64_t j = 0; j < n; ++j) {
           const Acc v = static_cast<Acc>(alpha_acc * acc_row[j]);
-          c_row[j] = static_cast<T>(beta == 0 ? v
-                                              : static_cast<Acc>(v + beta_acc * to_acc(c_row[j])));
+          c_row[j] =
+              static_cast<T>(beta == 0 ? v : static_cast<Acc>(v + beta_acc * to_acc(c_row[j])));
         }
       }
       r += nrows;
@@ -299,8 +299,8 @@ void check_pair_dtypes(const char* op, const Tensor& a, const Tensor& b) {
               " != ", dtype_name(b.dtype()), " for inputs with shapes ", a.sizes(), " and ",
               b.sizes());
   EMBER_CHECK(a.dtype() != ScalarType::Bool, TypeError, "[", op,
-              "] not supported for dtype bool (inputs with shapes ", a.sizes(), " and ",
-              b.sizes(), ")");
+              "] not supported for dtype bool (inputs with shapes ", a.sizes(), " and ", b.sizes(),
+              ")");
 }
 
 // a's last dim against b's second-to-last (or only) dim.
@@ -314,9 +314,8 @@ void check_inner(const char* op, const Tensor& a, const Tensor& b) {
 
 void check_input_dtype(const char* op, const Tensor& input, const Tensor& mat) {
   EMBER_CHECK(input.dtype() == mat.dtype(), RuntimeError, "[", op,
-              "] input and matrices must have the same dtype, but got ",
-              dtype_name(input.dtype()), " and ", dtype_name(mat.dtype()),
-              " (input with shape ", input.sizes(), ")");
+              "] input and matrices must have the same dtype, but got ", dtype_name(input.dtype()),
+              " and ", dtype_name(mat.dtype()), " (input with shape ", input.sizes(), ")");
 }
 
 // `input` must broadcast to `shape` (not the other way round).
@@ -370,8 +369,8 @@ void check_mm_args(const char* op, const Tensor& a, const Tensor& b) {
 
 void check_bmm_args(const char* op, const Tensor& a, const Tensor& b) {
   EMBER_CHECK(a.dim() == 3 && b.dim() == 3, RuntimeError, "[", op,
-              "] expected 3-D batches of matrices, but got inputs with shapes ", a.sizes(),
-              " and ", b.sizes());
+              "] expected 3-D batches of matrices, but got inputs with shapes ", a.sizes(), " and ",
+              b.sizes());
   check_pair_dtypes(op, a, b);
   EMBER_CHECK(a.size(0) == b.size(0), RuntimeError, "[", op,
               "] Batch size of first input with shape ", a.sizes(),
@@ -389,18 +388,16 @@ void check_mv_args(const char* op, const Tensor& a, const Tensor& v) {
 
 Tensor dot_impl(const char* op, const Tensor& a, const Tensor& b, const Tensor& out) {
   EMBER_CHECK(a.dim() == 1 && b.dim() == 1, RuntimeError, "[", op,
-              "] 1D tensors expected, but got inputs with shapes ", a.sizes(), " and ",
-              b.sizes());
+              "] 1D tensors expected, but got inputs with shapes ", a.sizes(), " and ", b.sizes());
   EMBER_CHECK(a.dtype() == b.dtype(), RuntimeError, "[", op,
               "] expected both vectors to have same dtype, but found ", dtype_name(a.dtype()),
               " and ", dtype_name(b.dtype()), " (shapes ", a.sizes(), " and ", b.sizes(), ")");
   EMBER_CHECK(a.dtype() != ScalarType::Bool, TypeError, "[", op,
-              "] not supported for dtype bool (inputs with shapes ", a.sizes(), " and ",
-              b.sizes(), ")");
+              "] not supported for dtype bool (inputs with shapes ", a.sizes(), " and ", b.sizes(),
+              ")");
   EMBER_CHECK(a.size(0) == b.size(0), RuntimeError, "[", op,
               "] inconsistent tensor size: first input with shape ", a.sizes(),
-              " and second input with shape ", b.sizes(),
-              " must have the same number of elements");
+              " and second input with shape ", b.sizes(), " must have the same number of elements");
   return product(op, as_row(a), as_column(b), {}, {}, {}, 0, 1, out);
 }
 
@@ -519,9 +516,9 @@ const Tensor& baddbmm_(const Tensor& self, const Tensor& b1, const Tensor& b2, d
 Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& dims_a,
                  const std::vector<int64_t>& dims_b, const Tensor& out) {
   EMBER_CHECK(dims_a.size() == dims_b.size(), RuntimeError,
-              "[tensordot] both dimension lists should have same length, but got ",
-              dims_a.size(), " and ", dims_b.size(), " dims for inputs with shapes ", a.sizes(),
-              " and ", b.sizes());
+              "[tensordot] both dimension lists should have same length, but got ", dims_a.size(),
+              " and ", dims_b.size(), " dims for inputs with shapes ", a.sizes(), " and ",
+              b.sizes());
   EMBER_CHECK(a.dtype() == b.dtype(), RuntimeError,
               "[tensordot] both inputs should have same dtype, but got ", dtype_name(a.dtype()),
               " and ", dtype_name(b.dtype()), " (shapes ", a.sizes(), " and ", b.sizes(), ")");
@@ -546,9 +543,8 @@ Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& d
     const int64_t sa = a_sizes[da], sb = b_sizes[db];
     EMBER_CHECK(sa == sb || sa == 1 || sb == 1, RuntimeError,
                 "[tensordot] contracted dimensions need to match, but first input with shape ",
-                a.sizes(), " has size ", sa, " in dim ", dims_a[i],
-                " and second input with shape ", b.sizes(), " has size ", sb, " in dim ",
-                dims_b[i]);
+                a.sizes(), " has size ", sa, " in dim ", dims_a[i], " and second input with shape ",
+                b.sizes(), " has size ", sb, " in dim ", dims_b[i]);
     if (sa == 1) a_sizes[da] = sb, a_strides[da] = 0;
     if (sb == 1) b_sizes[db] = sa, b_strides[db] = 0;
     contracted *= std::max(sa, sb);

@@ -102,9 +102,9 @@ void eig_complex(const EigProblem& p) {
     std::vector<R> rwork(static_cast<size_t>(2 * p.n));
     C dummy = 0;
     for (int64_t i = begin; i < end; ++i) {
-      infos[i] = lapack::geev<R>('N', jobvr, n, p.a.data<C>() + i * p.n * p.n, n,
-                                 p.W.data<C>() + i * p.n, &dummy, 1, vr.data(), ldvr, work.data(),
-                                 lwork, rwork.data());
+      infos[i] =
+          lapack::geev<R>('N', jobvr, n, p.a.data<C>() + i * p.n * p.n, n, p.W.data<C>() + i * p.n,
+                          &dummy, 1, vr.data(), ldvr, work.data(), lwork, rwork.data());
       check_arguments(infos[i], p.op, "geev");
       if (!p.compute_v || infos[i] != 0) continue;
       C* v = p.V.data<C>() + i * p.n * p.n;

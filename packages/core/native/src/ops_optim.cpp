@@ -37,8 +37,8 @@ void check_params(const std::vector<Tensor>& params, const char* op) {
     const Tensor& p = params[i];
     EMBER_CHECK(p.defined(), ValueError, "[", op, "] params[", i, "] is None");
     EMBER_CHECK(p.dtype() == ScalarType::Float32 || p.dtype() == ScalarType::Float64, TypeError,
-                "[", op, "] supports float32 and float64 parameters, got ",
-                dtype_name(p.dtype()), " for params[", i, "]");
+                "[", op, "] supports float32 and float64 parameters, got ", dtype_name(p.dtype()),
+                " for params[", i, "]");
     EMBER_CHECK(p.dtype() == params[0].dtype(), TypeError, "[", op,
                 "] every parameter of one call must have the same dtype: params[0] is ",
                 dtype_name(params[0].dtype()), ", params[", i, "] is ", dtype_name(p.dtype()));
@@ -104,9 +104,9 @@ int64_t total_numel(const std::vector<Tensor>& ts) {
 
 void fused_adam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                 const std::vector<Tensor>& max_exp_avg_sqs,
-                 const std::vector<Tensor>& state_steps, double lr, double beta1, double beta2,
-                 double weight_decay, double eps, bool amsgrad, bool maximize, bool decoupled) {
+                 const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps,
+                 double lr, double beta1, double beta2, double weight_decay, double eps,
+                 bool amsgrad, bool maximize, bool decoupled) {
   const char* op = "_fused_adam_";
   check_params(params, op);
   check_list(grads, params, op, "grads");
@@ -134,8 +134,8 @@ void fused_adam_(const std::vector<Tensor>& params, const std::vector<Tensor>& g
   run_blocks(blocks, total_numel(params), [&](const Block& b) {
     const size_t i = static_cast<size_t>(b.tensor);
     const int64_t off = b.begin * params[i].element_size();
-    loop(params[i].data_bytes() + off, grads[i].data_bytes() + off,
-         exp_avgs[i].data_bytes() + off, exp_avg_sqs[i].data_bytes() + off,
+    loop(params[i].data_bytes() + off, grads[i].data_bytes() + off, exp_avgs[i].data_bytes() + off,
+         exp_avg_sqs[i].data_bytes() + off,
          amsgrad ? max_exp_avg_sqs[i].data_bytes() + off : nullptr, b.size, per_tensor[i]);
   });
 }
@@ -157,8 +157,8 @@ void fused_sgd_(const std::vector<Tensor>& params, const std::vector<Tensor>& gr
   const SgdStepLoop loop = cpu_kernels().sgd_step[static_cast<int>(params[0].dtype())];
   std::vector<SgdStepParams> per_tensor(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
-    per_tensor[i] = {lr,       momentum, dampening, weight_decay, nesterov,
-                     maximize, has_momentum && new_buffers[i]};
+    per_tensor[i] = {
+        lr, momentum, dampening, weight_decay, nesterov, maximize, has_momentum && new_buffers[i]};
     params[i].bump_version();
     if (has_momentum) momentum_buffers[i].bump_version();
   }

@@ -15,7 +15,8 @@ namespace {
 
 Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
   Shape shape = x.sizes();
-  for (size_t d = 0; d < shape.size(); ++d) if (mask[d]) shape[d] = 1;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (mask[d]) shape[d] = 1;
   return shape;
 }
 
@@ -28,8 +29,14 @@ void fill_identity(const Tensor& acc, ReduceOp op) {
     } else {
       T value{};
       switch (op) {
-        case ReduceOp::Sum: case ReduceOp::Any: value = T(0); break;
-        case ReduceOp::Prod: case ReduceOp::All: value = T(1); break;
+        case ReduceOp::Sum:
+        case ReduceOp::Any:
+          value = T(0);
+          break;
+        case ReduceOp::Prod:
+        case ReduceOp::All:
+          value = T(1);
+          break;
         case ReduceOp::Max:
           value = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                        : std::numeric_limits<T>::lowest();
@@ -38,7 +45,8 @@ void fill_identity(const Tensor& acc, ReduceOp op) {
           value = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
                                                        : std::numeric_limits<T>::max();
           break;
-        default: break;
+        default:
+          break;
       }
       T* p = acc.data<T>();
       std::fill(p, p + acc.numel(), value);
@@ -55,9 +63,9 @@ void run_reduction(TensorIterator& iter, Loop1d loop, const Tensor& acc, ReduceO
   // loop would drop a NaN partial (inf - inf) or count the partials instead of adding them.
   const bool plain_merge = op == ReduceOp::NanSum || op == ReduceOp::NanCount;
   const Loop1d merge =
-      plain_merge ? cpu_kernels().reduce[static_cast<int>(ReduceOp::Sum)][static_cast<int>(
-                        acc.dtype())]
-                  : loop;
+      plain_merge
+          ? cpu_kernels().reduce[static_cast<int>(ReduceOp::Sum)][static_cast<int>(acc.dtype())]
+          : loop;
   const int64_t numel = iter.numel();
   const int64_t out_numel = acc.numel();
   const int64_t chunks = parallel_chunks(0, numel, kParallelGrain);
@@ -115,13 +123,15 @@ ReduceResult reduce_into_accumulator(const char* name, ReduceOp op, const Tensor
                                      const Dims& dims, ScalarType acc_dtype) {
   const auto mask = reduction_mask(x, dims, name);
   int64_t count = 1;
-  for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) count *= x.sizes()[d];
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d]) count *= x.sizes()[d];
   const Shape out_shape = keepdim_shape(x, mask);
   Tensor acc = Tensor::empty(out_shape, acc_dtype);
   fill_identity(acc, op);
   if (x.numel() == 0) return {acc, mask, count};
   Shape acc_strides = acc.strides();
-  for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) acc_strides[d] = 0;
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d]) acc_strides[d] = 0;
   const Tensor acc_view = acc.as_strided(x.sizes(), acc_strides, 0);
   const Tensor input = to_dtype(x, acc_dtype);
   IterConfig config;
@@ -177,16 +187,14 @@ Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims,
                const Tensor& out) {
   const auto mask = reduction_mask(x, dims, name);
   for (size_t d = 0; d < mask.size(); ++d) {
-    EMBER_CHECK(!mask[d] || x.sizes()[d] != 0, IndexError, "[", name,
-                "] expected reduction dim ", d, " to have non-zero size (input shape ",
-                x.sizes(), ")");
+    EMBER_CHECK(!mask[d] || x.sizes()[d] != 0, IndexError, "[", name, "] expected reduction dim ",
+                d, " to have non-zero size (input shape ", x.sizes(), ")");
   }
   EMBER_CHECK(x.numel() != 0 || x.dim() != 0 || !dims.empty(), IndexError, "[", name,
               "] cannot reduce an empty tensor");
   const ScalarType acc_dtype =
-      (x.dtype() == ScalarType::Float16 || x.dtype() == ScalarType::BFloat16)
-          ? ScalarType::Float32
-          : x.dtype();
+      (x.dtype() == ScalarType::Float16 || x.dtype() == ScalarType::BFloat16) ? ScalarType::Float32
+                                                                              : x.dtype();
   const auto r = reduce_into_accumulator(name, op, x, dims, acc_dtype);
   return deliver(finish(r, keepdim, x.dtype()), out, name);
 }
@@ -194,8 +202,8 @@ Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims,
 Tensor logical(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
                const Tensor& out) {
   const auto r = reduce_into_accumulator(name, op, x, dims, ScalarType::Bool);
-  const ScalarType out_dtype = x.dtype() == ScalarType::UInt8 ? ScalarType::UInt8
-                                                              : ScalarType::Bool;
+  const ScalarType out_dtype =
+      x.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
   return deliver(finish(r, keepdim, out_dtype), out, name);
 }
 
@@ -242,11 +250,11 @@ Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Scala
               "[mean] could not infer output dtype: input dtype must be floating point, got ",
               dtype_name(out_dtype), " (pass dtype=ember.float32)");
   const Tensor input = to_dtype(x, out_dtype);
-  const auto r = reduce_into_accumulator("mean", ReduceOp::Sum, input, dims,
-                                         sum_accumulator(out_dtype));
+  const auto r =
+      reduce_into_accumulator("mean", ReduceOp::Sum, input, dims, sum_accumulator(out_dtype));
   // An empty reduction divides 0 by 0: NaN, like torch.
-  Tensor averaged = binary(BinaryOp::Div, r.acc,
-                           Tensor::scalar(static_cast<double>(r.count), r.acc.dtype()));
+  Tensor averaged =
+      binary(BinaryOp::Div, r.acc, Tensor::scalar(static_cast<double>(r.count), r.acc.dtype()));
   return deliver(finish({averaged, r.mask, r.count}, keepdim, out_dtype), out, "mean");
 }
 

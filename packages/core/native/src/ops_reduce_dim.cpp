@@ -86,8 +86,8 @@ RowKernel kernel_of() {
 }
 
 // Runs `kernel` with outputs `outs` (shaped like rows.input) over every position.
-void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs,
-              RowKernel kernel, RowParams params) {
+void run_rows(const char* op, const Rows& rows, const std::vector<Tensor>& outs, RowKernel kernel,
+              RowParams params) {
   params.len = rows.len;
   params.in_stride = rows.stride * rows.input.element_size();
   // A single output: the iterator has nothing to split, so split the run itself.
@@ -167,9 +167,8 @@ struct Extreme {
 std::pair<Tensor, Tensor> extreme_dim(const char* op, bool is_max, bool values, const Tensor& x,
                                       int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, x.dim(), op);
-  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op,
-              "] Expected reduction dim ", d, " to have non-zero size (input shape ", x.sizes(),
-              ")");
+  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op, "] Expected reduction dim ",
+              d, " to have non-zero size (input shape ", x.sizes(), ")");
   std::vector<bool> mask(x.dim(), false);
   if (x.dim() > 0) mask[d] = true;
   const Rows rows = make_rows(x, mask, true);
@@ -211,8 +210,9 @@ std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, co
                                    double correction, bool keepdim) {
   if (is_complex(x.dtype())) {
     // torch: var(z) = var(Re z) + var(Im z), a real result; the mean stays complex.
-    const Tensor v = binary(BinaryOp::Add, var_like(op, 0, real(x), dims, correction, keepdim).first,
-                            var_like(op, 0, imag(x), dims, correction, keepdim).first);
+    const Tensor v =
+        binary(BinaryOp::Add, var_like(op, 0, real(x), dims, correction, keepdim).first,
+               var_like(op, 0, imag(x), dims, correction, keepdim).first);
     const Tensor stat = mode % 2 == 1 ? unary(UnaryOp::Sqrt, v) : v;
     return {stat, mode >= 2 ? mean(x, dims, keepdim) : Tensor()};
   }
@@ -226,16 +226,24 @@ std::pair<Tensor, Tensor> var_like(const char* op, int mode, const Tensor& x, co
   params.p = correction;
   const RowKernel loop = visit_dtype(x.dtype(), [mode](auto tag) -> RowKernel {
     using T = typename decltype(tag)::type;
-    if constexpr (!std::is_floating_point_v<compute_t<T>>) return {};
-    else switch (mode) {
-      case 0: return kernel_of<T, rows::VarOp<T, 0>>();
-      case 1: return kernel_of<T, rows::VarOp<T, 1>>();
-      case 2: return kernel_of<T, rows::VarOp<T, 2>>();
-      default: return kernel_of<T, rows::VarOp<T, 3>>();
-    }
+    if constexpr (!std::is_floating_point_v<compute_t<T>>)
+      return {};
+    else
+      switch (mode) {
+        case 0:
+          return kernel_of<T, rows::VarOp<T, 0>>();
+        case 1:
+          return kernel_of<T, rows::VarOp<T, 1>>();
+        case 2:
+          return kernel_of<T, rows::VarOp<T, 2>>();
+        default:
+          return kernel_of<T, rows::VarOp<T, 3>>();
+      }
   });
-  if (mode >= 2) run_rows(op, rows, {stat, mean}, loop, params);
-  else run_rows(op, rows, {stat}, loop, params);
+  if (mode >= 2)
+    run_rows(op, rows, {stat, mean}, loop, params);
+  else
+    run_rows(op, rows, {stat}, loop, params);
   return {maybe_keep(stat, mask, keepdim), mean.defined() ? maybe_keep(mean, mask, keepdim) : mean};
 }
 
@@ -294,8 +302,8 @@ std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim) {
   return extreme_dim("min", false, true, x, dim, keepdim);
 }
 
-void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max,
-                     const Tensor& values, const Tensor& indices) {
+void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max, const Tensor& values,
+                     const Tensor& indices) {
   const char* op = is_max ? "max" : "min";
   check_out_dtype(values, x.dtype(), op);
   check_out_dtype(indices, ScalarType::Int64, op);
@@ -322,13 +330,11 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const T
   return deliver(arg_extreme("argmin", false, x, dim, keepdim), out, "argmin");
 }
 
-Tensor var(const Tensor& x, const Dims& dims, double correction, bool keepdim,
-           const Tensor& out) {
+Tensor var(const Tensor& x, const Dims& dims, double correction, bool keepdim, const Tensor& out) {
   return deliver(var_like("var", 0, x, dims, correction, keepdim).first, out, "var");
 }
 
-Tensor std(const Tensor& x, const Dims& dims, double correction, bool keepdim,
-           const Tensor& out) {
+Tensor std(const Tensor& x, const Dims& dims, double correction, bool keepdim, const Tensor& out) {
   return deliver(var_like("std", 1, x, dims, correction, keepdim).first, out, "std");
 }
 
@@ -349,14 +355,15 @@ Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tenso
   // Integers are promoted to the default float dtype, like torch. Complex inputs shift by the
   // max of the real parts (torch's rule): exp(z - m) cannot overflow then.
   const bool complex_input = is_complex(x_in.dtype());
-  const Tensor x = is_floating(x_in.dtype()) || complex_input ? x_in
-                                                              : to_dtype(x_in, default_dtype());
+  const Tensor x =
+      is_floating(x_in.dtype()) || complex_input ? x_in : to_dtype(x_in, default_dtype());
   const auto mask = reduction_mask(x, dims, "logsumexp");
   const auto [len, positions] = reduced_extent(x, mask);
   Tensor result;
   if (len == 0 || positions == 0) {
     Shape sizes = x.sizes();
-    for (size_t d = 0; d < mask.size(); ++d) if (mask[d]) sizes[d] = 1;
+    for (size_t d = 0; d < mask.size(); ++d)
+      if (mask[d]) sizes[d] = 1;
     result = Tensor::empty(sizes, to_real_type(x.dtype()));
     // NOTE: not fill_: copy_ from a 0-d source does not broadcast yet (reported to the lead).
     visit_dtype(result.dtype(), [&](auto tag) {
@@ -434,13 +441,20 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
   using rows::NormKind;
   const RowKernel loop = visit_dtype(x.dtype(), [p](auto tag) -> RowKernel {
     using T = typename decltype(tag)::type;
-    if constexpr (!std::is_floating_point_v<compute_t<T>>) return {};
-    else if (p == 2) return kernel_of<T, rows::NormOp<T, NormKind::Two>>();
-    else if (p == 1) return kernel_of<T, rows::NormOp<T, NormKind::One>>();
-    else if (p == 0) return kernel_of<T, rows::NormOp<T, NormKind::Zero>>();
-    else if (std::isinf(p) && p > 0) return kernel_of<T, rows::NormOp<T, NormKind::Inf>>();
-    else if (std::isinf(p)) return kernel_of<T, rows::NormOp<T, NormKind::NegInf>>();
-    else return kernel_of<T, rows::NormOp<T, NormKind::General>>();
+    if constexpr (!std::is_floating_point_v<compute_t<T>>)
+      return {};
+    else if (p == 2)
+      return kernel_of<T, rows::NormOp<T, NormKind::Two>>();
+    else if (p == 1)
+      return kernel_of<T, rows::NormOp<T, NormKind::One>>();
+    else if (p == 0)
+      return kernel_of<T, rows::NormOp<T, NormKind::Zero>>();
+    else if (std::isinf(p) && p > 0)
+      return kernel_of<T, rows::NormOp<T, NormKind::Inf>>();
+    else if (std::isinf(p))
+      return kernel_of<T, rows::NormOp<T, NormKind::NegInf>>();
+    else
+      return kernel_of<T, rows::NormOp<T, NormKind::General>>();
   });
   run_rows("norm", rows, {out}, loop, params);
   return deliver(maybe_keep(out, mask, keepdim), out_arg, "norm");
@@ -452,11 +466,10 @@ Tensor count_nonzero(const Tensor& x, const Dims& dims) {
   Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
   using CFloat = std::complex<float>;
   using CDouble = std::complex<double>;
-  const RowKernel loop = x.dtype() == ScalarType::ComplexFloat
-                             ? kernel_of<CFloat, rows::CountNonzeroOp<CFloat>>()
-                         : x.dtype() == ScalarType::ComplexDouble
-                             ? kernel_of<CDouble, rows::CountNonzeroOp<CDouble>>()
-                             : kernel_for<rows::CountNonzeroOp>(x.dtype());
+  const RowKernel loop =
+      x.dtype() == ScalarType::ComplexFloat    ? kernel_of<CFloat, rows::CountNonzeroOp<CFloat>>()
+      : x.dtype() == ScalarType::ComplexDouble ? kernel_of<CDouble, rows::CountNonzeroOp<CDouble>>()
+                                               : kernel_for<rows::CountNonzeroOp>(x.dtype());
   run_rows("count_nonzero", rows, {out}, loop, {});
   return out;
 }

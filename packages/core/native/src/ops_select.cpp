@@ -27,9 +27,8 @@ void for_each_row(int64_t rows, int64_t len, Fn fn) {
 }
 
 void check_reduced_dim(const Tensor& x, int64_t d, const char* op) {
-  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op,
-              "] Expected reduction dim ", d, " to have non-zero size (input shape ", x.sizes(),
-              ")");
+  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op, "] Expected reduction dim ",
+              d, " to have non-zero size (input shape ", x.sizes(), ")");
 }
 
 }  // namespace
@@ -203,8 +202,7 @@ Tensor nanmedian(const Tensor& x) {
     using C = compute_t<T>;
     T* first = values.data<T>();
     T* last = first + values.numel();
-    const int64_t nans =
-        std::count_if(first, last, [](T v) { return is_nan(static_cast<C>(v)); });
+    const int64_t nans = std::count_if(first, last, [](T v) { return is_nan(static_cast<C>(v)); });
     T* nth = first + (values.numel() - nans - 1) / 2;
     std::nth_element(first, nth, last, [](T a, T b) {
       const C l = static_cast<C>(a), r = static_cast<C>(b);
@@ -259,7 +257,7 @@ QuantileInterpolation quantile_interpolation(const std::string& name, const char
   if (name == "midpoint") return QuantileInterpolation::Midpoint;
   if (name == "nearest") return QuantileInterpolation::Nearest;
   throw RuntimeError(str("[", op, "] interpolation must be one of linear, lower, higher, midpoint ",
-                       "or nearest, but got '", name, "'"));
+                         "or nearest, but got '", name, "'"));
 }
 
 namespace {
@@ -299,8 +297,8 @@ void quantiles_of_run(T* run, int64_t len, const T* q, int64_t nq, T* out, int64
 Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bool keepdim,
                 QuantileInterpolation interpolation, bool ignore_nan, const Tensor& out) {
   const char* op = ignore_nan ? "nanquantile" : "quantile";
-  EMBER_CHECK(x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64,
-              RuntimeError, "[", op, "] input tensor must be either float or double dtype, got ",
+  EMBER_CHECK(x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64, RuntimeError,
+              "[", op, "] input tensor must be either float or double dtype, got ",
               dtype_name(x.dtype()));
   EMBER_CHECK(q.dim() <= 1, RuntimeError, "[", op, "] q must be a scalar or 1D tensor, got ",
               "shape ", q.sizes());
@@ -329,8 +327,10 @@ Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bo
     rows = clone(rows_last::block(x, d));
     if (x.dim() > 0) {
       position_shape = x.sizes();
-      if (keepdim) position_shape[d] = 1;
-      else position_shape.erase(position_shape.begin() + d);
+      if (keepdim)
+        position_shape[d] = 1;
+      else
+        position_shape.erase(position_shape.begin() + d);
     }
   }
   const int64_t n = rows.sizes()[0], len = rows.sizes()[1], nq = qd.numel();
@@ -340,8 +340,8 @@ Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bo
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {
       for_each_row(n, len * 4, [&](int64_t r) {
-        quantiles_of_run<T>(rows.data<T>() + r * len, len, qx.data<T>(), nq,
-                            result.data<T>() + r, n, interpolation, ignore_nan);
+        quantiles_of_run<T>(rows.data<T>() + r * len, len, qx.data<T>(), nq, result.data<T>() + r,
+                            n, interpolation, ignore_nan);
       });
     }
   });

@@ -52,8 +52,8 @@ Shape infer_size(const Shape& shape, int64_t numel, const char* op) {
     }
     EMBER_CHECK(shape[i] >= 0, RuntimeError, "[", op, "] invalid shape dimension ", shape[i],
                 " at index ", i, " of shape ", shape);
-    EMBER_CHECK(!__builtin_mul_overflow(known, shape[i], &known), RuntimeError, "[", op,
-                "] shape ", shape, " has too many elements");
+    EMBER_CHECK(!__builtin_mul_overflow(known, shape[i], &known), RuntimeError, "[", op, "] shape ",
+                shape, " has too many elements");
   }
   Shape out = shape;
   if (inferred) {
@@ -74,8 +74,8 @@ std::optional<Shape> view_strides(const Shape& sizes, const Shape& strides, cons
   // torch's computeStride: walk both shapes from the right, matching "chunks" of old dims that
   // are contiguous with each other against runs of new dims with the same number of elements.
   if (sizes.empty()) return Shape(shape.size(), 1);
-  const int64_t numel = std::accumulate(sizes.begin(), sizes.end(), int64_t{1},
-                                        std::multiplies<int64_t>());
+  const int64_t numel =
+      std::accumulate(sizes.begin(), sizes.end(), int64_t{1}, std::multiplies<int64_t>());
   if (numel == 0 && sizes == shape) return strides;
   const int64_t new_ndim = static_cast<int64_t>(shape.size());
   Shape out(shape.size());
@@ -322,8 +322,7 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
               "(expected to be in range of [", -size, ", ", size, "], but got ", start, ")");
   if (start < 0) start += size;
   EMBER_CHECK(start <= size - length, RuntimeError, "[narrow] start (", start, ") + length (",
-              length, ") exceeds dimension size (", size, ") of dim ", d, " of shape ",
-              x.sizes());
+              length, ") exceeds dimension size (", size, ") of dim ", d, " of shape ", x.sizes());
   Geometry g(x);
   g.offset += start * x.strides()[d];
   g.sizes[d] = length;
@@ -500,8 +499,8 @@ std::vector<Tensor> split_with_sizes(const Tensor& x, const std::vector<int64_t>
 
 std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
   check_splittable(x, "chunk");
-  EMBER_CHECK(chunks > 0, RuntimeError, "[chunk] expects `chunks` to be greater than 0, got: ",
-              chunks);
+  EMBER_CHECK(chunks > 0, RuntimeError,
+              "[chunk] expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_dim(dim, x.dim(), "chunk");
   const int64_t size = x.sizes()[d];
   // NOTE: unlike np.array_split, every chunk but the last has ceil(size / chunks) elements,
@@ -600,9 +599,9 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, const Tensor& out) {
                 "the desired output type ", dtype_name(out.dtype()), " (inputs promote to ",
                 dtype_name(dtype), ")");
     for (size_t i = 0; i < tensors.size(); ++i) {
-      EMBER_CHECK(!may_overlap(out, tensors[i]), RuntimeError, "[cat] unsupported operation: ",
-                  "the out tensor and input tensor number ", i, " refer to the same memory; ",
-                  "clone() the input first");
+      EMBER_CHECK(!may_overlap(out, tensors[i]), RuntimeError,
+                  "[cat] unsupported operation: ", "the out tensor and input tensor number ", i,
+                  " refer to the same memory; ", "clone() the input first");
     }
     out.check_writable("cat");
     if (out.sizes() != shape) resize_(out, shape);
@@ -687,9 +686,7 @@ Tensor apply_index(const Tensor& x, const std::vector<IndexItem>& items) {
 }
 }  // namespace
 
-Tensor index(const Tensor& x, const std::vector<IndexItem>& items) {
-  return apply_index(x, items);
-}
+Tensor index(const Tensor& x, const std::vector<IndexItem>& items) { return apply_index(x, items); }
 
 void index_put_(const Tensor& x, const std::vector<IndexItem>& items, const Tensor& value) {
   const Tensor target = apply_index(x, items);
@@ -711,11 +708,10 @@ void index_put_(const Tensor& x, const std::vector<IndexItem>& items, const Tens
     const int64_t v = g.sizes[g.sizes.size() - 1 - i];
     fits = v == 1 || v == target.sizes()[target.dim() - 1 - i];
   }
-  EMBER_CHECK(fits, RuntimeError, "[index] shape mismatch: value tensor of shape ",
-              value.sizes(), " cannot be broadcast to indexing result of shape ", target.sizes());
+  EMBER_CHECK(fits, RuntimeError, "[index] shape mismatch: value tensor of shape ", value.sizes(),
+              " cannot be broadcast to indexing result of shape ", target.sizes());
   // NOTE: expand first: copy_ does not broadcast a source whose shape differs from the target.
   copy_(target, expand(g.make(value), target.sizes()));
 }
-
 
 }  // namespace ember

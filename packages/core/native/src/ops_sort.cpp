@@ -39,10 +39,14 @@ auto sort_key(T v) {
                                  std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
     constexpr U kSign = U(1) << (sizeof(T) * 8 - 1);
     U inf;
-    if constexpr (std::is_same_v<T, Half>) inf = 0x7c00u;
-    else if constexpr (std::is_same_v<T, BFloat16>) inf = 0x7f80u;
-    else if constexpr (std::is_same_v<T, float>) inf = 0x7f800000u;
-    else inf = 0x7ff0000000000000ull;
+    if constexpr (std::is_same_v<T, Half>)
+      inf = 0x7c00u;
+    else if constexpr (std::is_same_v<T, BFloat16>)
+      inf = 0x7f80u;
+    else if constexpr (std::is_same_v<T, float>)
+      inf = 0x7f800000u;
+    else
+      inf = 0x7ff0000000000000ull;
     U bits;
     std::memcpy(&bits, &v, sizeof(T));
     const U magnitude = static_cast<U>(bits & ~kSign);
@@ -334,8 +338,8 @@ std::pair<Tensor, Tensor> select_dim(const char* op, Mode mode, const Tensor& x,
   auto [values, indices] = alloc_pair(x, d, 1);
   RowParams p;
   p.k = rank;
-  const Loop1d loop = mode == Mode::Median ? loop_for<Mode::Median>(x.dtype())
-                                           : loop_for<Mode::Select>(x.dtype());
+  const Loop1d loop =
+      mode == Mode::Median ? loop_for<Mode::Median>(x.dtype()) : loop_for<Mode::Select>(x.dtype());
   run_rows(op, x, d, values, indices, loop, p);
   return {squeeze_dim(values, d, keepdim), squeeze_dim(indices, d, keepdim)};
 }
@@ -346,15 +350,13 @@ void check_not_bool(const Tensor& x, const char* op) {
 }
 
 void check_nonempty_dim(const Tensor& x, int64_t d, const char* op) {
-  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op,
-              "] Expected reduction dim ", d, " to have non-zero size (input shape ", x.sizes(),
-              ")");
+  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op, "] Expected reduction dim ",
+              d, " to have non-zero size (input shape ", x.sizes(), ")");
 }
 
 void check_dtype(const Tensor& t, ScalarType expected, const char* op) {
-  EMBER_CHECK(t.dtype() == expected, RuntimeError, "[", op,
-              "] Expected out tensor to have dtype ", dtype_name(expected), ", but got ",
-              dtype_name(t.dtype()), " instead");
+  EMBER_CHECK(t.dtype() == expected, RuntimeError, "[", op, "] Expected out tensor to have dtype ",
+              dtype_name(expected), ", but got ", dtype_name(t.dtype()), " instead");
 }
 
 }  // namespace
@@ -448,8 +450,10 @@ int64_t search(const T* bd, const int64_t* sorter, int64_t m, T v, bool right) {
     const int64_t mid = lo + (hi - lo) / 2;
     const C b = static_cast<C>(bd[sorter ? sorter[mid] : mid]);
     const bool go_right = right ? !(b > value) : !(b >= value);
-    if (go_right) lo = mid + 1;
-    else hi = mid;
+    if (go_right)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -462,7 +466,8 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
               "] boundaries tensor should have positive dimension, but got 0 dimension");
   EMBER_CHECK(!(values.dim() == 0 && seq.dim() > 1), RuntimeError, "[", op,
               "] input value can be a scalar only when boundaries tensor dimension is 1, but "
-              "we got boundaries tensor of shape ", seq.sizes());
+              "we got boundaries tensor of shape ",
+              seq.sizes());
   if (seq.dim() > 1) {
     const bool leading_match =
         seq.dim() == values.dim() &&
@@ -470,7 +475,8 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
     EMBER_CHECK(leading_match, RuntimeError, "[", op,
                 "] boundaries tensor should be 1 dimension or the first N-1 dimensions of "
                 "boundaries tensor and input value tensor must match, but we got boundaries "
-                "tensor ", seq.sizes(), " and input value tensor ", values.sizes());
+                "tensor ",
+                seq.sizes(), " and input value tensor ", values.sizes());
   }
   if (sorter.defined()) {
     EMBER_CHECK(sorter.dtype() == ScalarType::Int64, RuntimeError, "[", op,
@@ -514,10 +520,12 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
     parallel_for(0, n, 2048, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         const int64_t r = shared ? 0 : i / row;
-        const int64_t pos = search(b + r * m, sort_idx ? sort_idx + r * m : nullptr, m, v[i],
-                                   right);
-        if (out_int32) result.data<int32_t>()[i] = static_cast<int32_t>(pos);
-        else result.data<int64_t>()[i] = pos;
+        const int64_t pos =
+            search(b + r * m, sort_idx ? sort_idx + r * m : nullptr, m, v[i], right);
+        if (out_int32)
+          result.data<int32_t>()[i] = static_cast<int32_t>(pos);
+        else
+          result.data<int64_t>()[i] = pos;
       }
     });
   });
@@ -528,8 +536,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
   return out;
 }
 
-std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x,
-                                                      std::optional<int64_t> dim) {
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x, std::optional<int64_t> dim) {
   const char* op = "unique_consecutive";
   EMBER_CHECK(!dim || x.dim() > 0, IndexError, "[", op, "] Dimension specified as ", *dim,
               " but tensor has no dimensions");
@@ -539,7 +546,8 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x,
   if (dim) {
     EMBER_CHECK(x.numel() > 0 || x.sizes()[d] == 0, RuntimeError, "[", op,
                 "] There are 0 sized dimensions, and they aren't selected, so unique cannot be "
-                "applied (input shape ", x.sizes(), ", dim ", d, ")");
+                "applied (input shape ",
+                x.sizes(), ", dim ", d, ")");
     sizes.push_back(x.sizes()[d]);
     strides.push_back(x.strides()[d]);
     for (int64_t e = 0; e < x.dim(); ++e) {
@@ -594,8 +602,8 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x,
 Tensor bucketize(const Tensor& input, const Tensor& boundaries, bool out_int32, bool right,
                  const Tensor& out) {
   EMBER_CHECK(boundaries.dim() == 1, RuntimeError,
-              "[bucketize] boundaries tensor must be 1 dimension, but got dim(",
-              boundaries.dim(), ") (shape ", boundaries.sizes(), ")");
+              "[bucketize] boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(),
+              ") (shape ", boundaries.sizes(), ")");
   return searchsorted(boundaries, input, out_int32, right, {}, out, "bucketize");
 }
 

@@ -41,8 +41,8 @@ void Generator::manual_seed(uint64_t seed) {
 
 uint64_t Generator::seed_randomly() {
   std::random_device device;
-  const uint64_t clock = static_cast<uint64_t>(
-      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  const uint64_t clock =
+      static_cast<uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
   const uint64_t seed = ((uint64_t{device()} << 32) | device()) ^ clock;
   manual_seed(seed);
   return seed;
@@ -69,9 +69,8 @@ Tensor Generator::get_state() {
 void Generator::set_state(const Tensor& state) {
   EMBER_CHECK(state.dtype() == ScalarType::UInt8, TypeError,
               "[set_state] RNG state must be a uint8 tensor, got ", dtype_name(state.dtype()));
-  EMBER_CHECK(state.numel() == kStateBytes, RuntimeError,
-              "[set_state] expected an RNG state of ", kStateBytes,
-              " bytes (seed and offset) but found ", state.numel(), " bytes");
+  EMBER_CHECK(state.numel() == kStateBytes, RuntimeError, "[set_state] expected an RNG state of ",
+              kStateBytes, " bytes (seed and offset) but found ", state.numel(), " bytes");
   const Tensor bytes_t = contiguous(state);
   const uint8_t* bytes = bytes_t.data<uint8_t>();
   uint64_t seed = 0, offset = 0;
@@ -133,8 +132,8 @@ void for_each_block(int64_t n, const Stream& stream, Make make, Store store) {
 }
 
 template <typename T>
-constexpr bool is_float_type = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                               std::is_same_v<T, BFloat16>;
+constexpr bool is_float_type =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 template <typename T>
 T cast_from_double(double v) {
@@ -182,14 +181,18 @@ template <typename T, typename Store>
 void draw_uniform(int64_t n, Generator* gen, Store store) {
   if constexpr (std::is_same_v<T, double>) {
     const Stream s = reserve_stream(gen, n, 2);
-    for_each_block<2>(n, s, [](const Block& r) {
-      return std::array<double, 2>{u53(r[0], r[1]), u53(r[2], r[3])};
-    }, store);
+    for_each_block<2>(
+        n, s,
+        [](const Block& r) { return std::array<double, 2>{u53(r[0], r[1]), u53(r[2], r[3])}; },
+        store);
   } else {
     const Stream s = reserve_stream(gen, n, 4);
-    for_each_block<4>(n, s, [](const Block& r) {
-      return std::array<double, 4>{u24(r[0]), u24(r[1]), u24(r[2]), u24(r[3])};
-    }, store);
+    for_each_block<4>(
+        n, s,
+        [](const Block& r) {
+          return std::array<double, 4>{u24(r[0]), u24(r[1]), u24(r[2]), u24(r[3])};
+        },
+        store);
   }
 }
 
@@ -197,9 +200,13 @@ void draw_uniform(int64_t n, Generator* gen, Store store) {
 template <typename Store>
 void draw_uniform32(int64_t n, Generator* gen, Store store) {
   const Stream s = reserve_stream(gen, n, 4);
-  for_each_block<4>(n, s, [](const Block& r) {
-    return std::array<double, 4>{r[0] * 0x1p-32, r[1] * 0x1p-32, r[2] * 0x1p-32, r[3] * 0x1p-32};
-  }, store);
+  for_each_block<4>(
+      n, s,
+      [](const Block& r) {
+        return std::array<double, 4>{r[0] * 0x1p-32, r[1] * 0x1p-32, r[2] * 0x1p-32,
+                                     r[3] * 0x1p-32};
+      },
+      store);
 }
 
 void check_floating(const Tensor& t, const char* op, const char* kernel) {
@@ -210,10 +217,14 @@ void check_floating(const Tensor& t, const char* op, const char* kernel) {
 
 double largest_finite(ScalarType t) {
   switch (t) {
-    case ScalarType::Float16: return 65504.0;
-    case ScalarType::BFloat16: return 3.3895313892515355e38;
-    case ScalarType::Float32: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::max();
+    case ScalarType::Float16:
+      return 65504.0;
+    case ScalarType::BFloat16:
+      return 3.3895313892515355e38;
+    case ScalarType::Float32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
   }
 }
 
@@ -238,20 +249,28 @@ T next_below(T x) {
 // The integer range [lo, hi] a dtype can hold exactly (floats: consecutive integers).
 std::pair<int64_t, int64_t> integer_range(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return {0, 1};
-    case ScalarType::UInt8: return {0, 255};
-    case ScalarType::Int8: return {-128, 127};
-    case ScalarType::Int16: return {-32768, 32767};
-    case ScalarType::Int32: return {std::numeric_limits<int32_t>::min(),
-                                    std::numeric_limits<int32_t>::max()};
-    case ScalarType::Int64: return {std::numeric_limits<int64_t>::min(),
-                                    std::numeric_limits<int64_t>::max()};
-    case ScalarType::Float16: return {-(int64_t{1} << 11), int64_t{1} << 11};
-    case ScalarType::BFloat16: return {-(int64_t{1} << 8), int64_t{1} << 8};
+    case ScalarType::Bool:
+      return {0, 1};
+    case ScalarType::UInt8:
+      return {0, 255};
+    case ScalarType::Int8:
+      return {-128, 127};
+    case ScalarType::Int16:
+      return {-32768, 32767};
+    case ScalarType::Int32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    case ScalarType::Int64:
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+    case ScalarType::Float16:
+      return {-(int64_t{1} << 11), int64_t{1} << 11};
+    case ScalarType::BFloat16:
+      return {-(int64_t{1} << 8), int64_t{1} << 8};
     case ScalarType::Float32:
-    case ScalarType::ComplexFloat: return {-(int64_t{1} << 24), int64_t{1} << 24};
+    case ScalarType::ComplexFloat:
+      return {-(int64_t{1} << 24), int64_t{1} << 24};
     case ScalarType::Float64:
-    case ScalarType::ComplexDouble: break;
+    case ScalarType::ComplexDouble:
+      break;
   }
   return {-(int64_t{1} << 53), int64_t{1} << 53};
 }
@@ -270,14 +289,15 @@ const Tensor& random_inclusive(const Tensor& t, int64_t lo, int64_t hi, Generato
     };
     if (narrow) {
       const Stream s = reserve_stream(gen, n, 4);
-      for_each_block<4>(n, s, [](const Block& r) {
-        return std::array<uint64_t, 4>{r[0], r[1], r[2], r[3]};
-      }, store);
+      for_each_block<4>(
+          n, s, [](const Block& r) { return std::array<uint64_t, 4>{r[0], r[1], r[2], r[3]}; },
+          store);
     } else {
       const Stream s = reserve_stream(gen, n, 2);
-      for_each_block<2>(n, s, [](const Block& r) {
-        return std::array<uint64_t, 2>{u64(r[0], r[1]), u64(r[2], r[3])};
-      }, store);
+      for_each_block<2>(
+          n, s,
+          [](const Block& r) { return std::array<uint64_t, 2>{u64(r[0], r[1]), u64(r[2], r[3])}; },
+          store);
     }
   });
 }
@@ -292,8 +312,7 @@ void check_int_bounds(ScalarType dtype, int64_t from, int64_t last, const char* 
 }
 
 // A contiguous float64 copy of `t` broadcast to `shape` (raises naming `op` when it does not fit).
-Tensor broadcast_to_double(const Tensor& t, const Shape& shape, const char* op,
-                           const char* what) {
+Tensor broadcast_to_double(const Tensor& t, const Shape& shape, const char* op, const char* what) {
   EMBER_CHECK(broadcast_shapes(shape, t.sizes(), op) == shape, RuntimeError, "[", op, "] ", what,
               " of shape ", t.sizes(), " cannot be broadcast to the output shape ", shape);
   // NOTE: a zero-stride view of the full shape, so copy_ itself never has to broadcast.
@@ -314,12 +333,12 @@ const Tensor& uniform_(const Tensor& t, double from, double to, Generator* gen, 
   const double limit = largest_finite(t.dtype());
   EMBER_CHECK(std::fabs(from) <= limit, RuntimeError, "[", op, "] from=", from,
               " is out of bounds for ", dtype_name(t.dtype()));
-  EMBER_CHECK(std::fabs(to) <= limit, RuntimeError, "[", op, "] to=", to,
-              " is out of bounds for ", dtype_name(t.dtype()));
+  EMBER_CHECK(std::fabs(to) <= limit, RuntimeError, "[", op, "] to=", to, " is out of bounds for ",
+              dtype_name(t.dtype()));
   EMBER_CHECK(from <= to, RuntimeError, "[", op,
               "] expects to return a [from, to) range, but found from=", from, " > to=", to);
-  EMBER_CHECK(to - from <= limit, RuntimeError, "[", op, "] expects to - from <= ", limit,
-              " for ", dtype_name(t.dtype()), ", but found to=", to, " from=", from);
+  EMBER_CHECK(to - from <= limit, RuntimeError, "[", op, "] expects to - from <= ", limit, " for ",
+              dtype_name(t.dtype()), ", but found to=", to, " from=", from);
   const double span = to - from;
   return fill_in_place<true>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
@@ -352,24 +371,30 @@ const Tensor& normal_(const Tensor& t, double mean, double std, Generator* gen, 
     // Box-Muller: u1 in (0, 1] keeps the log finite; each pair of uniforms gives two normals.
     if constexpr (std::is_same_v<T, double>) {
       const Stream s = reserve_stream(gen, n, 2);
-      for_each_block<2>(n, s, [](const Block& r) {
-        const double radius = std::sqrt(-2.0 * std::log(1.0 - u53(r[0], r[1])));
-        const double theta = kTwoPi * u53(r[2], r[3]);
-        return std::array<double, 2>{radius * std::cos(theta), radius * std::sin(theta)};
-      }, store);
+      for_each_block<2>(
+          n, s,
+          [](const Block& r) {
+            const double radius = std::sqrt(-2.0 * std::log(1.0 - u53(r[0], r[1])));
+            const double theta = kTwoPi * u53(r[2], r[3]);
+            return std::array<double, 2>{radius * std::cos(theta), radius * std::sin(theta)};
+          },
+          store);
     } else {
       const Stream s = reserve_stream(gen, n, 4);
-      for_each_block<4>(n, s, [](const Block& r) {
-        std::array<double, 4> z;
-        for (int p = 0; p < 2; ++p) {
-          const float radius =
-              std::sqrt(-2.0f * std::log(static_cast<float>(1.0 - u24(r[2 * p]))));
-          const float theta = static_cast<float>(kTwoPi * u24(r[2 * p + 1]));
-          z[2 * p] = radius * std::cos(theta);
-          z[2 * p + 1] = radius * std::sin(theta);
-        }
-        return z;
-      }, store);
+      for_each_block<4>(
+          n, s,
+          [](const Block& r) {
+            std::array<double, 4> z;
+            for (int p = 0; p < 2; ++p) {
+              const float radius =
+                  std::sqrt(-2.0f * std::log(static_cast<float>(1.0 - u24(r[2 * p]))));
+              const float theta = static_cast<float>(kTwoPi * u24(r[2 * p + 1]));
+              z[2 * p] = radius * std::cos(theta);
+              z[2 * p + 1] = radius * std::sin(theta);
+            }
+            return z;
+          },
+          store);
     }
   });
 }
@@ -386,8 +411,8 @@ const Tensor& random_(const Tensor& t, int64_t from, std::optional<int64_t> to, 
   if (to) return random_int_(t, from, *to, gen, "random_");
   const int64_t last = integer_range(t.dtype()).second;
   EMBER_CHECK(from <= last, RuntimeError,
-              "[random_] expects 'from' to be at most the largest value of ",
-              dtype_name(t.dtype()), " (", last, "), but got from=", from);
+              "[random_] expects 'from' to be at most the largest value of ", dtype_name(t.dtype()),
+              " (", last, "), but got from=", from);
   check_int_bounds(t.dtype(), from, last, "random_");
   return random_inclusive(t, from, last, gen, "random_");
 }
@@ -401,8 +426,7 @@ const Tensor& bernoulli_(const Tensor& t, double p, Generator* gen) {
   });
 }
 
-const Tensor& bernoulli_tensor_(const Tensor& t, const Tensor& p, Generator* gen,
-                                const char* op) {
+const Tensor& bernoulli_tensor_(const Tensor& t, const Tensor& p, Generator* gen, const char* op) {
   check_floating(p, op, "bernoulli_tensor_cpu_p_");
   const Tensor prob = broadcast_to_double(p, t.sizes(), op, "the probability tensor");
   const double* pd = prob.data<double>();
@@ -412,9 +436,8 @@ const Tensor& bernoulli_tensor_(const Tensor& t, const Tensor& p, Generator* gen
   }
   return fill_in_place<false>(t, op, [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
-    draw_uniform32(n, gen, [&](int64_t i, double u) {
-      data[i] = cast_from_int<T>(u < pd[i] ? 1 : 0);
-    });
+    draw_uniform32(n, gen,
+                   [&](int64_t i, double u) { data[i] = cast_from_int<T>(u < pd[i] ? 1 : 0); });
   });
 }
 
@@ -430,8 +453,8 @@ const Tensor& exponential_(const Tensor& t, double lambd, Generator* gen) {
               "[exponential_] Exponential distribution is a continuous probability "
               "distribution. dtype must be a floating point but you specified ",
               torch_type_name(t.dtype()));
-  EMBER_CHECK(lambd > 0.0, RuntimeError, "[exponential_] expects lambda > 0.0, but found lambda=",
-              lambd);
+  EMBER_CHECK(lambd > 0.0, RuntimeError,
+              "[exponential_] expects lambda > 0.0, but found lambda=", lambd);
   return fill_in_place<true>(t, "exponential_", [&](auto tag, auto* data, int64_t n) {
     using T = typename decltype(tag)::type;
     // Inverse CDF on 1 - u in (0, 1]: finite and >= 0.
@@ -480,7 +503,7 @@ Tensor randperm(int64_t n, ScalarType dtype, Generator* gen) {
 }
 
 Tensor normal_tensor(const Tensor& mean, const Tensor& std, Generator* gen) {
-  const ScalarType dtype = !mean.is_wrapped_number() ? mean.dtype()
+  const ScalarType dtype = !mean.is_wrapped_number()  ? mean.dtype()
                            : !std.is_wrapped_number() ? std.dtype()
                                                       : default_dtype();
   EMBER_CHECK(is_floating(dtype), NotImplementedError,

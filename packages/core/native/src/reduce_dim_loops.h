@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
-
 #include <vector>
 
 #include "ember/dtype.h"
@@ -149,10 +148,14 @@ struct ExtremeOp {
     if (b.index == std::numeric_limits<int64_t>::max()) return;
     const bool a_nan = is_nan(a.best), b_nan = is_nan(b.best);
     bool take;
-    if (a.index == std::numeric_limits<int64_t>::max()) take = true;
-    else if (a_nan || b_nan) take = b_nan && (!a_nan || b.index < a.index);
-    else if (a.best == b.best) take = b.index < a.index;
-    else take = kMax ? b.best > a.best : b.best < a.best;
+    if (a.index == std::numeric_limits<int64_t>::max())
+      take = true;
+    else if (a_nan || b_nan)
+      take = b_nan && (!a_nan || b.index < a.index);
+    else if (a.best == b.best)
+      take = b.index < a.index;
+    else
+      take = kMax ? b.best > a.best : b.best < a.best;
     if (take) a = b;
   }
   static void write(const State& s, char** data, const int64_t* strides, int64_t i,
@@ -250,18 +253,25 @@ struct NormOp {
     s.p = params.p;
   }
   static double pick(double a, double b) {
-    if constexpr (kKind == NormKind::Inf) return (b > a || std::isnan(b)) ? b : a;
-    else return (b < a || std::isnan(b)) ? b : a;
+    if constexpr (kKind == NormKind::Inf)
+      return (b > a || std::isnan(b)) ? b : a;
+    else
+      return (b < a || std::isnan(b)) ? b : a;
   }
   static void step(State& s, compute_t<T> x, int64_t) {
     using C = compute_t<T>;
     const double a = std::fabs(static_cast<double>(x));
-    if constexpr (kKind == NormKind::Two) s.acc += a * a;
-    else if constexpr (kKind == NormKind::One) s.acc += a;
-    else if constexpr (kKind == NormKind::Zero) s.acc += (x != C(0) ? 1.0 : 0.0);
+    if constexpr (kKind == NormKind::Two)
+      s.acc += a * a;
+    else if constexpr (kKind == NormKind::One)
+      s.acc += a;
+    else if constexpr (kKind == NormKind::Zero)
+      s.acc += (x != C(0) ? 1.0 : 0.0);
     // pow in the input's precision (powf for float), like torch; the sum stays in double.
-    else if constexpr (kKind == NormKind::General) s.acc += std::pow(std::fabs(x), C(s.p));
-    else s.acc = pick(s.acc, a);
+    else if constexpr (kKind == NormKind::General)
+      s.acc += std::pow(std::fabs(x), C(s.p));
+    else
+      s.acc = pick(s.acc, a);
   }
   // Sums of |x| or x^2 over a contiguous segment: independent lanes in the input's precision
   // (vectorizable), flushed into the double total every block so error stays bounded.
@@ -291,8 +301,10 @@ struct NormOp {
     }
   }
   static void combine(State& a, const State& b) {
-    if constexpr (kKind == NormKind::Inf || kKind == NormKind::NegInf) a.acc = pick(a.acc, b.acc);
-    else a.acc += b.acc;
+    if constexpr (kKind == NormKind::Inf || kKind == NormKind::NegInf)
+      a.acc = pick(a.acc, b.acc);
+    else
+      a.acc += b.acc;
   }
   static void write(const State& s, char** data, const int64_t* strides, int64_t i,
                     const RowParams& p) {
@@ -328,8 +340,10 @@ void scan_loop(char** data, const int64_t* strides, int64_t n, const void* param
   constexpr int64_t kSize = sizeof(T);
   const A init = kProd ? A(1) : A(0);
   auto combine = [](A acc, A x) -> A {
-    if constexpr (kProd) return static_cast<A>(acc * x);
-    else return static_cast<A>(acc + x);
+    if constexpr (kProd)
+      return static_cast<A>(acc * x);
+    else
+      return static_cast<A>(acc + x);
   };
   if (n > 1 && strides[0] == kSize && strides[1] == kSize && p.in_stride != kSize) {
     constexpr int64_t kBlock = 32;

@@ -1,6 +1,6 @@
-// GEMM through OpenBLAS from the scipy-openblas32 wheel, split across ember's thread pool. The library is located by Python at
-// import (its path handed over with set_blas_library_path) and dlopen'ed on first use, so
-// `import ember` does not pay for loading it.
+// GEMM through OpenBLAS from the scipy-openblas32 wheel, split across ember's thread pool. The
+// library is located by Python at import (its path handed over with set_blas_library_path) and
+// dlopen'ed on first use, so `import ember` does not pay for loading it.
 #pragma once
 
 #include <complex>

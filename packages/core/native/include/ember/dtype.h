@@ -33,7 +33,8 @@ constexpr int kNumScalarTypes = 12;
 struct Half {
   uint16_t bits = 0;
   Half() = default;
-  __attribute__((always_inline)) Half(float value) : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
+  __attribute__((always_inline)) Half(float value)
+      : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
   __attribute__((always_inline)) operator float() const { return to_float(bits); }
 
   __attribute__((always_inline)) static uint16_t from_float(float f) {
@@ -41,7 +42,8 @@ struct Half {
     std::memcpy(&x, &f, 4);
     const uint32_t sign = (x >> 16) & 0x8000u;
     x &= 0x7fffffffu;
-    if (x >= 0x7f800000u) return static_cast<uint16_t>(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (x >= 0x7f800000u)
+      return static_cast<uint16_t>(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
     if (x >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
     if (x < 0x38800000u) {
       // Subnormal half: let the float adder do round-to-nearest-even for us.
@@ -80,7 +82,8 @@ struct Half {
 struct BFloat16 {
   uint16_t bits = 0;
   BFloat16() = default;
-  __attribute__((always_inline)) BFloat16(float value) : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
+  __attribute__((always_inline)) BFloat16(float value)
+      : bits(from_float(value)) {}  // NOLINT: implicit like a builtin float
   __attribute__((always_inline)) operator float() const {
     uint32_t x = static_cast<uint32_t>(bits) << 16;
     float f;
@@ -103,9 +106,11 @@ struct CppTypeTag {
 
 template <ScalarType S>
 struct CppTypeOf;
-#define EMBER_CPP_TYPE(S, T) \
-  template <>                \
-  struct CppTypeOf<ScalarType::S> { using type = T; };
+#define EMBER_CPP_TYPE(S, T)        \
+  template <>                       \
+  struct CppTypeOf<ScalarType::S> { \
+    using type = T;                 \
+  };
 EMBER_CPP_TYPE(Bool, bool)
 EMBER_CPP_TYPE(UInt8, uint8_t)
 EMBER_CPP_TYPE(Int8, int8_t)
@@ -122,32 +127,75 @@ EMBER_CPP_TYPE(ComplexDouble, std::complex<double>)
 
 template <typename T>
 constexpr ScalarType scalar_type_of();
-template <> constexpr ScalarType scalar_type_of<bool>() { return ScalarType::Bool; }
-template <> constexpr ScalarType scalar_type_of<uint8_t>() { return ScalarType::UInt8; }
-template <> constexpr ScalarType scalar_type_of<int8_t>() { return ScalarType::Int8; }
-template <> constexpr ScalarType scalar_type_of<int16_t>() { return ScalarType::Int16; }
-template <> constexpr ScalarType scalar_type_of<int32_t>() { return ScalarType::Int32; }
-template <> constexpr ScalarType scalar_type_of<int64_t>() { return ScalarType::Int64; }
-template <> constexpr ScalarType scalar_type_of<Half>() { return ScalarType::Float16; }
-template <> constexpr ScalarType scalar_type_of<BFloat16>() { return ScalarType::BFloat16; }
-template <> constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float32; }
-template <> constexpr ScalarType scalar_type_of<double>() { return ScalarType::Float64; }
-template <> constexpr ScalarType scalar_type_of<std::complex<float>>() {
+template <>
+constexpr ScalarType scalar_type_of<bool>() {
+  return ScalarType::Bool;
+}
+template <>
+constexpr ScalarType scalar_type_of<uint8_t>() {
+  return ScalarType::UInt8;
+}
+template <>
+constexpr ScalarType scalar_type_of<int8_t>() {
+  return ScalarType::Int8;
+}
+template <>
+constexpr ScalarType scalar_type_of<int16_t>() {
+  return ScalarType::Int16;
+}
+template <>
+constexpr ScalarType scalar_type_of<int32_t>() {
+  return ScalarType::Int32;
+}
+template <>
+constexpr ScalarType scalar_type_of<int64_t>() {
+  return ScalarType::Int64;
+}
+template <>
+constexpr ScalarType scalar_type_of<Half>() {
+  return ScalarType::Float16;
+}
+template <>
+constexpr ScalarType scalar_type_of<BFloat16>() {
+  return ScalarType::BFloat16;
+}
+template <>
+constexpr ScalarType scalar_type_of<float>() {
+  return ScalarType::Float32;
+}
+template <>
+constexpr ScalarType scalar_type_of<double>() {
+  return ScalarType::Float64;
+}
+template <>
+constexpr ScalarType scalar_type_of<std::complex<float>>() {
   return ScalarType::ComplexFloat;
 }
-template <> constexpr ScalarType scalar_type_of<std::complex<double>>() {
+template <>
+constexpr ScalarType scalar_type_of<std::complex<double>>() {
   return ScalarType::ComplexDouble;
 }
 
-template <typename T> struct IsComplex : std::false_type {};
-template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename T>
+struct IsComplex<std::complex<T>> : std::true_type {};
 template <typename T>
 constexpr bool is_complex_v = IsComplex<T>::value;
 
 // The type arithmetic runs in: reduced-precision floats compute in float32.
-template <typename T> struct ComputeType { using type = T; };
-template <> struct ComputeType<Half> { using type = float; };
-template <> struct ComputeType<BFloat16> { using type = float; };
+template <typename T>
+struct ComputeType {
+  using type = T;
+};
+template <>
+struct ComputeType<Half> {
+  using type = float;
+};
+template <>
+struct ComputeType<BFloat16> {
+  using type = float;
+};
 template <typename T>
 using compute_t = typename ComputeType<T>::type;
 
@@ -195,17 +243,28 @@ template <typename Fn>
 decltype(auto) visit_dtype(ScalarType t, Fn&& fn) {
   switch (t) {
     case ScalarType::ComplexFloat:
-    case ScalarType::ComplexDouble: throw_complex_unsupported(t);
-    case ScalarType::Bool: return fn(CppTypeTag<bool>{});
-    case ScalarType::UInt8: return fn(CppTypeTag<uint8_t>{});
-    case ScalarType::Int8: return fn(CppTypeTag<int8_t>{});
-    case ScalarType::Int16: return fn(CppTypeTag<int16_t>{});
-    case ScalarType::Int32: return fn(CppTypeTag<int32_t>{});
-    case ScalarType::Int64: return fn(CppTypeTag<int64_t>{});
-    case ScalarType::Float16: return fn(CppTypeTag<Half>{});
-    case ScalarType::BFloat16: return fn(CppTypeTag<BFloat16>{});
-    case ScalarType::Float32: return fn(CppTypeTag<float>{});
-    case ScalarType::Float64: break;
+    case ScalarType::ComplexDouble:
+      throw_complex_unsupported(t);
+    case ScalarType::Bool:
+      return fn(CppTypeTag<bool>{});
+    case ScalarType::UInt8:
+      return fn(CppTypeTag<uint8_t>{});
+    case ScalarType::Int8:
+      return fn(CppTypeTag<int8_t>{});
+    case ScalarType::Int16:
+      return fn(CppTypeTag<int16_t>{});
+    case ScalarType::Int32:
+      return fn(CppTypeTag<int32_t>{});
+    case ScalarType::Int64:
+      return fn(CppTypeTag<int64_t>{});
+    case ScalarType::Float16:
+      return fn(CppTypeTag<Half>{});
+    case ScalarType::BFloat16:
+      return fn(CppTypeTag<BFloat16>{});
+    case ScalarType::Float32:
+      return fn(CppTypeTag<float>{});
+    case ScalarType::Float64:
+      break;
   }
   return fn(CppTypeTag<double>{});
 }
@@ -222,8 +281,10 @@ decltype(auto) visit_dtype_with_complex(ScalarType t, Fn&& fn) {
 // row reductions that skip or propagate NaN share it.
 template <typename C>
 inline bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  else return false;
+  if constexpr (std::is_floating_point_v<C>)
+    return std::isnan(v);
+  else
+    return false;
 }
 
 }  // namespace ember

@@ -9,18 +9,38 @@
 
 namespace ember {
 
-struct IndexError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct ValueError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct TypeError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct RuntimeError : std::runtime_error { using std::runtime_error::runtime_error; };
-struct NotImplementedError : std::runtime_error { using std::runtime_error::runtime_error; };
+struct IndexError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct ValueError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct TypeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct RuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct NotImplementedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 // Errors that are two Python classes at once: the one torch raises and the one ember raised
 // before, so code catching either works (ember_core._C.IndexRuntimeError & co.).
-struct IndexRuntimeError : IndexError { using IndexError::IndexError; };
-struct TypeRuntimeError : TypeError { using TypeError::TypeError; };
-struct TypeNotImplementedError : TypeError { using TypeError::TypeError; };
-struct RuntimeValueError : RuntimeError { using RuntimeError::RuntimeError; };
-struct TypeValueError : TypeError { using TypeError::TypeError; };
+struct IndexRuntimeError : IndexError {
+  using IndexError::IndexError;
+};
+struct TypeRuntimeError : TypeError {
+  using TypeError::TypeError;
+};
+struct TypeNotImplementedError : TypeError {
+  using TypeError::TypeError;
+};
+struct RuntimeValueError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
+struct TypeValueError : TypeError {
+  using TypeError::TypeError;
+};
 
 namespace detail {
 inline void append(std::ostringstream&) {}
@@ -58,8 +78,8 @@ std::string str(const Args&... args) {
 }
 
 // Throws Error with the concatenated message when `cond` is false.
-#define EMBER_CHECK(cond, Error, ...)               \
-  do {                                              \
+#define EMBER_CHECK(cond, Error, ...)                    \
+  do {                                                   \
     if (!(cond)) throw Error(::ember::str(__VA_ARGS__)); \
   } while (0)
 

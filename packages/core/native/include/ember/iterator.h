@@ -94,8 +94,8 @@ class TensorIterator {
   int num_operands() const { return static_cast<int>(data_.size()); }
   // Runs `loop` serially over the sub-box [begin, end) along iteration dim `dim` (all others
   // whole), with data pointers overridden by `data` when given.
-  void serial_for_each_box(Loop1d loop, const void* params, int64_t dim, int64_t begin,
-                           int64_t end, char* const* data = nullptr) const;
+  void serial_for_each_box(Loop1d loop, const void* params, int64_t dim, int64_t begin, int64_t end,
+                           char* const* data = nullptr) const;
   // Runs `loop` serially over linear indices [begin, end) of the iteration space.
   void serial_for_each(Loop1d loop, const void* params, int64_t begin, int64_t end,
                        char* const* data = nullptr) const;

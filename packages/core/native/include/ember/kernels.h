@@ -16,24 +16,29 @@ struct OpParams {
   int64_t i0 = 0, i1 = 0;
 };
 
-#define EMBER_UNARY_OPS(X)                                                                      \
-  X(Neg) X(Abs) X(Sign) X(Sqrt) X(Rsqrt) X(Exp) X(Exp2) X(Expm1) X(Log) X(Log2) X(Log10)      \
-  X(Log1p) X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Asinh)      \
-  X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc) X(Floor) X(Ceil) X(Round) X(RoundDecimals) \
-  X(Trunc) X(Frac) X(Reciprocal) X(Square) X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) \
-  X(NanToNum) X(Identity) X(Sinc) X(Erfinv)  \
-  X(Lgamma) X(Digamma) X(Polygamma)                                                          \
-  X(I0) X(SpecialI0e) X(SpecialI1) X(SpecialI1e) X(SpecialErfcx) X(SpecialNdtri)               \
+// The op lists below are X-macros (one X(Name) per kernel); clang-format re-wraps such lists
+// differently on every pass, so they are laid out by hand, a few related ops per line.
+// clang-format off
+#define EMBER_UNARY_OPS(X)                                                                 \
+  X(Neg) X(Abs) X(Sign) X(Sqrt) X(Rsqrt) X(Exp) X(Exp2) X(Expm1)                          \
+  X(Log) X(Log2) X(Log10) X(Log1p)                                                        \
+  X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh)                    \
+  X(Asinh) X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc)                            \
+  X(Floor) X(Ceil) X(Round) X(RoundDecimals) X(Trunc) X(Frac) X(Reciprocal) X(Square)     \
+  X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) X(NanToNum) X(Identity) X(Sinc)      \
+  X(Erfinv) X(Lgamma) X(Digamma) X(Polygamma) X(I0)                                       \
+  X(SpecialI0e) X(SpecialI1) X(SpecialI1e) X(SpecialErfcx) X(SpecialNdtri)                \
   X(SpecialBesselJ0) X(SpecialBesselJ1)
 
 // Ops whose output is bool whatever the input dtype.
 #define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
 
-#define EMBER_BINARY_OPS(X)                                                                     \
-  X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod) X(Pow) \
-  X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)      \
-  X(LeftShift) X(RightShift) X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside) X(Gcd) X(Lcm) \
-  X(SpecialZeta)
+#define EMBER_BINARY_OPS(X)                                                                \
+  X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod)   \
+  X(Pow) X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin)                                   \
+  X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor) X(LeftShift) X(RightShift)                     \
+  X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside)           \
+  X(Gcd) X(Lcm) X(SpecialZeta)
 
 // Binary ops whose output is bool.
 #define EMBER_COMPARE_OPS(X) \
@@ -43,6 +48,7 @@ struct OpParams {
 // reduced dims, identity-initialized by the front-end.
 // NanSum adds the non-NaN values, NanCount counts them (in the float accumulator dtype).
 #define EMBER_REDUCE_OPS(X) X(Sum) X(Prod) X(Max) X(Min) X(All) X(Any) X(NanSum) X(NanCount)
+// clang-format on
 
 #define EMBER_ENUM_ENTRY(name) name,
 enum class UnaryOp : int { EMBER_UNARY_OPS(EMBER_ENUM_ENTRY) kCount };
@@ -62,8 +68,8 @@ constexpr int kReduceCount = static_cast<int>(ReduceOp::kCount);
 // front-end (src/ops_optim.cpp) folds the per-tensor step count into step_size/bias_correction2.
 struct AdamStepParams {
   double lr, beta1, beta2, weight_decay, eps;
-  double step_size;               // lr / (1 - beta1^step)
-  double bias_correction2_sqrt;   // sqrt(1 - beta2^step)
+  double step_size;              // lr / (1 - beta1^step)
+  double bias_correction2_sqrt;  // sqrt(1 - beta2^step)
   bool amsgrad, maximize, decoupled;
 };
 using AdamStepLoop = void (*)(char* param, const char* grad, char* exp_avg, char* exp_avg_sq,
@@ -84,9 +90,9 @@ struct KernelTable {
   // reduce[op][accumulator dtype]: data[0] accumulator, data[1] input (same dtype after cast)
   Loop1d reduce[kReduceCount][kNumScalarTypes] = {};
   Loop1d cast[kNumScalarTypes][kNumScalarTypes] = {};  // [to][from]
-  Loop1d where[kNumScalarTypes] = {};        // data: out, cond(bool), a, b
-  Loop1d lerp_tensor[kNumScalarTypes] = {};  // data: out, start, end, weight
-  AdamStepLoop adam_step[kNumScalarTypes] = {};  // float32 and float64 only
+  Loop1d where[kNumScalarTypes] = {};                  // data: out, cond(bool), a, b
+  Loop1d lerp_tensor[kNumScalarTypes] = {};            // data: out, start, end, weight
+  AdamStepLoop adam_step[kNumScalarTypes] = {};        // float32 and float64 only
   SgdStepLoop sgd_step[kNumScalarTypes] = {};
 };
 

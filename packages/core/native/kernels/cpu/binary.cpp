@@ -59,8 +59,7 @@ void fill_binary(KernelTable& t) {
   BINARY(Lcm, IntTypes)
   BINARY(SpecialZeta, FloatTypes)
 #undef BINARY
-#define COMPARE(name) \
-  set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});
+#define COMPARE(name) set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});
   EMBER_COMPARE_OPS(COMPARE)
 #undef COMPARE
   set_where(t.where, AllTypes{});

@@ -55,14 +55,16 @@ void set_casts_from(KernelTable& t, TypeList<Tos...>) {
 struct ComplexAddScaled {
   const OpParams& p;
   explicit ComplexAddScaled(const OpParams& params) : p(params) {}
-  template <typename C> C operator()(C a, C b) const {
+  template <typename C>
+  C operator()(C a, C b) const {
     const double alpha = p.f0 != 0 ? p.f0 : static_cast<double>(p.i0);
     return a + static_cast<typename C::value_type>(alpha) * b;
   }
 };
 struct ComplexPow {
   explicit ComplexPow(const OpParams&) {}
-  template <typename C> C operator()(C a, C b) const {
+  template <typename C>
+  C operator()(C a, C b) const {
     if (b == C(0)) return C(1);
     // Small integer exponents by repeated squaring: exact where exp(b * log(a)) would round.
     using R = typename C::value_type;
@@ -78,10 +80,13 @@ struct ComplexPow {
   }
 };
 // isnan/isinf/isfinite look at both parts; logical_not is "value == 0" (torch's rules).
-#define EMBER_COMPLEX_PREDICATE(Name, expr)                          \
-  struct Complex##Name {                                             \
-    explicit Complex##Name(const OpParams&) {}                       \
-    template <typename C> bool operator()(C x) const { return expr; } \
+#define EMBER_COMPLEX_PREDICATE(Name, expr)    \
+  struct Complex##Name {                       \
+    explicit Complex##Name(const OpParams&) {} \
+    template <typename C>                      \
+    bool operator()(C x) const {               \
+      return expr;                             \
+    }                                          \
   };
 EMBER_COMPLEX_PREDICATE(IsNan, std::isnan(x.real()) || std::isnan(x.imag()))
 EMBER_COMPLEX_PREDICATE(IsInf, std::isinf(x.real()) || std::isinf(x.imag()))
@@ -90,16 +95,25 @@ EMBER_COMPLEX_PREDICATE(LogicalNot, x == C(0))
 #undef EMBER_COMPLEX_PREDICATE
 struct ComplexEq {
   explicit ComplexEq(const OpParams&) {}
-  template <typename C> bool operator()(C a, C b) const { return a == b; }
+  template <typename C>
+  bool operator()(C a, C b) const {
+    return a == b;
+  }
 };
 struct ComplexNe {
   explicit ComplexNe(const OpParams&) {}
-  template <typename C> bool operator()(C a, C b) const { return a != b; }
+  template <typename C>
+  bool operator()(C a, C b) const {
+    return a != b;
+  }
 };
-#define EMBER_COMPLEX_UNARY(Name, expr)                        \
-  struct Complex##Name {                                       \
-    explicit Complex##Name(const OpParams&) {}                 \
-    template <typename C> C operator()(C x) const { return expr; } \
+#define EMBER_COMPLEX_UNARY(Name, expr)        \
+  struct Complex##Name {                       \
+    explicit Complex##Name(const OpParams&) {} \
+    template <typename C>                      \
+    C operator()(C x) const {                  \
+      return expr;                             \
+    }                                          \
   };
 EMBER_COMPLEX_UNARY(Neg, -x)
 EMBER_COMPLEX_UNARY(Identity, x)
@@ -110,9 +124,9 @@ EMBER_COMPLEX_UNARY(Sin, std::sin(x))
 EMBER_COMPLEX_UNARY(Cos, std::cos(x))
 EMBER_COMPLEX_UNARY(Tanh, std::tanh(x))
 EMBER_COMPLEX_UNARY(Reciprocal, C(1) / x)
-EMBER_COMPLEX_UNARY(Square, x * x)
+EMBER_COMPLEX_UNARY(Square, x* x)
 EMBER_COMPLEX_UNARY(Rsqrt, C(1) / std::sqrt(x))
-EMBER_COMPLEX_UNARY(Exp2, std::exp(x * typename C::value_type(std::numbers::ln2)))
+EMBER_COMPLEX_UNARY(Exp2, std::exp(x* typename C::value_type(std::numbers::ln2)))
 EMBER_COMPLEX_UNARY(Log2, std::log(x) / typename C::value_type(std::numbers::ln2))
 EMBER_COMPLEX_UNARY(Log10, std::log10(x))
 EMBER_COMPLEX_UNARY(Tan, std::tan(x))
@@ -133,7 +147,8 @@ EMBER_COMPLEX_UNARY(Sgn, x == C(0) ? C(0) : x / std::abs(x))
 // log(1 + z) and exp(z) - 1 would cancel.
 struct ComplexLog1p {
   explicit ComplexLog1p(const OpParams&) {}
-  template <typename C> C operator()(C z) const {
+  template <typename C>
+  C operator()(C z) const {
     using R = typename C::value_type;
     const R x = z.real(), y = z.imag();
     const R theta = std::atan2(y, x + R(1));
@@ -147,7 +162,8 @@ struct ComplexLog1p {
 };
 struct ComplexExpm1 {
   explicit ComplexExpm1(const OpParams&) {}
-  template <typename C> C operator()(C z) const {
+  template <typename C>
+  C operator()(C z) const {
     using R = typename C::value_type;
     const R x = z.real(), y = z.imag();
     const R half_sin = std::sin(y / R(2));
@@ -157,7 +173,8 @@ struct ComplexExpm1 {
 // sin(pi z) / (pi z), 1 at 0 (torch.sinc).
 struct ComplexSinc {
   explicit ComplexSinc(const OpParams&) {}
-  template <typename C> C operator()(C z) const {
+  template <typename C>
+  C operator()(C z) const {
     if (z == C(0)) return C(1);
     const C pz = z * typename C::value_type(std::numbers::pi);
     return std::sin(pz) / pz;
@@ -165,10 +182,16 @@ struct ComplexSinc {
 };
 
 struct ComplexSum {
-  template <typename T> static T combine(T a, T b) { return a + b; }
+  template <typename T>
+  static T combine(T a, T b) {
+    return a + b;
+  }
 };
 struct ComplexProd {
-  template <typename T> static T combine(T a, T b) { return a * b; }
+  template <typename T>
+  static T combine(T a, T b) {
+    return a * b;
+  }
 };
 
 // Sum of a contiguous run: 8 independent lanes (they vectorize and shorten the rounding chain),

@@ -43,7 +43,8 @@ void unary_loop(char** data, const int64_t* strides, int64_t n, const void* para
   char* o = data[0];
   const char* a = data[1];
   for (int64_t i = 0; i < n; ++i, o += strides[0], a += strides[1]) {
-    *reinterpret_cast<Out*>(o) = static_cast<Out>(op(static_cast<C>(*reinterpret_cast<const In*>(a))));
+    *reinterpret_cast<Out*>(o) =
+        static_cast<Out>(op(static_cast<C>(*reinterpret_cast<const In*>(a))));
   }
 }
 

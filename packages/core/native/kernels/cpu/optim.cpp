@@ -82,8 +82,8 @@ AdamStepLoop pick_adam_wd(const AdamStepParams& p) {
 
 // Picks the instantiation for the flags, then runs it: one indirect call per block.
 template <typename T>
-void adam_step(char* param, const char* grad, char* exp_avg, char* exp_avg_sq,
-               char* max_exp_avg_sq, int64_t n, const AdamStepParams& p) {
+void adam_step(char* param, const char* grad, char* exp_avg, char* exp_avg_sq, char* max_exp_avg_sq,
+               int64_t n, const AdamStepParams& p) {
   AdamStepLoop loop;
   if (p.amsgrad) {
     loop = p.maximize ? pick_adam_wd<T, true, true>(p) : pick_adam_wd<T, true, false>(p);

@@ -43,8 +43,8 @@ inline double hurwitz_zeta_scaled(double s, double q, double q0) {
   }
   const double r = std::pow(q0 / a, s);
   double tail = a * r / (s - 1) + 0.5 * r;
-  double rising = s;    // s (s + 1) ... (s + 2j - 2)
-  double a_pow = 1 / a; // a^(1 - 2j)
+  double rising = s;     // s (s + 1) ... (s + 2j - 2)
+  double a_pow = 1 / a;  // a^(1 - 2j)
   for (int j = 0; j < 12; ++j) {
     const double term = r * kBernoulliOverFactorial[j] * rising * a_pow;
     tail += term;
@@ -78,7 +78,8 @@ inline double polygamma_value(int64_t n, double x) {
              parity * (hurwitz_zeta_scaled(s, 1 - f, q0) - hurwitz_zeta_scaled(s, m + 1 - f, q0));
   }
   if (scaled == 0) return sign * 0.0;
-  const double magnitude = std::exp(std::lgamma(s) - s * std::log(q0) + std::log(std::fabs(scaled)));
+  const double magnitude =
+      std::exp(std::lgamma(s) - s * std::log(q0) + std::log(std::fabs(scaled)));
   return scaled < 0 ? -sign * magnitude : sign * magnitude;
 }
 

@@ -18,22 +18,43 @@ using Vec64 __attribute__((vector_size(64))) = T;
 // What a sum adds per element: the value itself, the value with NaN as 0 (nansum), or 1 for
 // each non-NaN value (the count nanmean divides by). Each has a scalar and a vector form.
 struct TakeValue {
-  template <typename T> static T scalar(T x) { return x; }
-  template <typename V> static V vector(V v) { return v; }
+  template <typename T>
+  static T scalar(T x) {
+    return x;
+  }
+  template <typename V>
+  static V vector(V v) {
+    return v;
+  }
 };
 // A vector select (GCC/Clang vector extension): one masked move on AVX-512, a blend on AVX2.
 struct ZeroNan {
-  template <typename T> static T scalar(T x) { return x == x ? x : T(0); }
-  template <typename V> static V vector(V v) { return v == v ? v : V{}; }
+  template <typename T>
+  static T scalar(T x) {
+    return x == x ? x : T(0);
+  }
+  template <typename V>
+  static V vector(V v) {
+    return v == v ? v : V{};
+  }
 };
 struct OneUnlessNan {
-  template <typename T> static T scalar(T x) { return x == x ? T(1) : T(0); }
-  template <typename V> static V vector(V v) { return v == v ? V{} + 1 : V{}; }
+  template <typename T>
+  static T scalar(T x) {
+    return x == x ? T(1) : T(0);
+  }
+  template <typename V>
+  static V vector(V v) {
+    return v == v ? V{} + 1 : V{};
+  }
 };
 
 template <typename Map>
 struct SumOf {
-  template <typename T> static T combine(T a, T b) { return static_cast<T>(a + Map::scalar(b)); }
+  template <typename T>
+  static T combine(T a, T b) {
+    return static_cast<T>(a + Map::scalar(b));
+  }
   // Pairwise summation over blocks of independent lanes (numpy's scheme).
   template <typename T>
   static T fold(const T* x, int64_t n, T init) {
@@ -82,8 +103,12 @@ struct SumOf {
 using SumReduce = SumOf<TakeValue>;
 
 struct ProdReduce {
-  template <typename T> static T combine(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a && b; else return static_cast<T>(a * b);
+  template <typename T>
+  static T combine(T a, T b) {
+    if constexpr (std::is_same_v<T, bool>)
+      return a && b;
+    else
+      return static_cast<T>(a * b);
   }
   template <typename T>
   static T fold(const T* x, int64_t n, T init) {
@@ -94,8 +119,10 @@ struct ProdReduce {
 
 // max/min propagate NaN like torch.
 struct MaxReduce {
-  template <typename T> static T combine(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) if (std::isnan(b)) return b;
+  template <typename T>
+  static T combine(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>)
+      if (std::isnan(b)) return b;
     return b > a ? b : a;
   }
   template <typename T>
@@ -105,8 +132,10 @@ struct MaxReduce {
   }
 };
 struct MinReduce {
-  template <typename T> static T combine(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) if (std::isnan(b)) return b;
+  template <typename T>
+  static T combine(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>)
+      if (std::isnan(b)) return b;
     return b < a ? b : a;
   }
   template <typename T>
@@ -116,7 +145,10 @@ struct MinReduce {
   }
 };
 struct AllReduce {
-  template <typename T> static T combine(T a, T b) { return a && b; }
+  template <typename T>
+  static T combine(T a, T b) {
+    return a && b;
+  }
   template <typename T>
   static T fold(const T* x, int64_t n, T init) {
     bool acc = init;
@@ -125,7 +157,10 @@ struct AllReduce {
   }
 };
 struct AnyReduce {
-  template <typename T> static T combine(T a, T b) { return a || b; }
+  template <typename T>
+  static T combine(T a, T b) {
+    return a || b;
+  }
   template <typename T>
   static T fold(const T* x, int64_t n, T init) {
     bool acc = init;

@@ -167,7 +167,10 @@ inline double bessel_j_value(int nu, double x) {
       const double odd = 2.0 * k - 1;
       term *= (mu - odd * odd) * inv_8x / k;  // a_k(nu) / x^k, signs folded in below
       const double signed_term = (k / 2) % 2 == 0 ? term : -term;
-      if (k % 2 == 1) q += signed_term; else p += signed_term;
+      if (k % 2 == 1)
+        q += signed_term;
+      else
+        p += signed_term;
       if (std::fabs(term) < 1e-17) break;
     }
     const double s = std::sin(ax), c = std::cos(ax);

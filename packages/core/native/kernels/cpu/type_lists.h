@@ -16,7 +16,8 @@ struct TypeList {};
 using FloatTypes = TypeList<Half, BFloat16, float, double>;
 using IntTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t>;
 using IntBoolTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t>;
-using NumericTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
+using NumericTypes =
+    TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
 using AllTypes =
     TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
 #else

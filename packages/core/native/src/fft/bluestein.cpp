@@ -29,7 +29,9 @@ inline Cpx<T> mul(Cpx<T> a, Cpx<T> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 template <typename T>
-inline Cpx<T> conj(Cpx<T> a) { return {a.re, -a.im}; }
+inline Cpx<T> conj(Cpx<T> a) {
+  return {a.re, -a.im};
+}
 
 }  // namespace
 
@@ -101,7 +103,7 @@ template void build_bluestein<float>(FftPlan<float>&);
 template void build_bluestein<double>(FftPlan<double>&);
 template void execute_bluestein<float>(const FftPlan<float>&, const Cpx<float>*, Cpx<float>*,
                                        Cpx<float>*, int64_t, bool);
-template void execute_bluestein<double>(const FftPlan<double>&, const Cpx<double>*,
-                                        Cpx<double>*, Cpx<double>*, int64_t, bool);
+template void execute_bluestein<double>(const FftPlan<double>&, const Cpx<double>*, Cpx<double>*,
+                                        Cpx<double>*, int64_t, bool);
 
 }  // namespace ember::fft

@@ -62,8 +62,8 @@ std::shared_ptr<const RealPlan<T>> get_real_plan(int64_t n);
 // out may equal src (in place); scratch holds plan.scratch_size(inner) elements and may not
 // alias either. Large blocks run their passes on the thread pool.
 template <typename T>
-void execute(const FftPlan<T>& plan, const Cpx<T>* src, Cpx<T>* out, Cpx<T>* scratch,
-             int64_t inner, bool forward);
+void execute(const FftPlan<T>& plan, const Cpx<T>* src, Cpx<T>* out, Cpx<T>* scratch, int64_t inner,
+             bool forward);
 
 // Builds the Bluestein fields of `plan` (bluestein.cpp) and runs such a plan.
 template <typename T>

@@ -1,12 +1,13 @@
 // The FFT op front-ends: argument checks, layout (a contiguous working copy, transforms along
 // each dim as blocks of interleaved lines), batching over the thread pool and normalization.
+#include "ember/ops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "ember/fft.h"
 #include "ember/errors.h"
-#include "ember/ops.h"
+#include "ember/fft.h"
 #include "ember/parallel.h"
 #include "fft_impl.h"
 
@@ -25,8 +26,8 @@ namespace {
 using fft::Cpx;
 
 void check_float(const Tensor& x, const char* op) {
-  EMBER_CHECK(x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64, TypeError,
-              "[", op, "] expected a float32 or float64 tensor, got ", dtype_name(x.dtype()));
+  EMBER_CHECK(x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64, TypeError, "[",
+              op, "] expected a float32 or float64 tensor, got ", dtype_name(x.dtype()));
 }
 
 void check_complex_layout(const Tensor& x, const char* op) {
@@ -44,11 +45,11 @@ std::vector<int64_t> check_dims(std::vector<int64_t> dims, const Shape& sizes, i
   for (int64_t& d : dims) d = wrap_dim(d, ndim, op);
   std::vector<int64_t> sorted = dims;
   std::sort(sorted.begin(), sorted.end());
-  EMBER_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), ValueError, "[",
-              op, "] dims must be distinct, got ", dims);
+  EMBER_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), ValueError, "[", op,
+              "] dims must be distinct, got ", dims);
   for (int64_t d : dims) {
-    EMBER_CHECK(sizes[d] >= 1, ValueError, "[", op, "] Invalid number of data points (",
-                sizes[d], ") specified along dim ", d);
+    EMBER_CHECK(sizes[d] >= 1, ValueError, "[", op, "] Invalid number of data points (", sizes[d],
+                ") specified along dim ", d);
   }
   return dims;
 }
@@ -204,8 +205,8 @@ Tensor fft_c2r(const Tensor& x, const std::vector<int64_t>& dims, FftNorm norm,
               last_dim_size, ") specified");
   const int64_t have = csizes[d.back()];
   EMBER_CHECK(have >= last_dim_size / 2 + 1, ValueError, "[", op, "] an output length of ",
-              last_dim_size, " needs ", last_dim_size / 2 + 1, " input values along dim ",
-              d.back(), ", got ", have);
+              last_dim_size, " needs ", last_dim_size / 2 + 1, " input values along dim ", d.back(),
+              ", got ", have);
   return x.dtype() == ScalarType::Float32 ? c2r_impl<float>(x, d, norm, last_dim_size)
                                           : c2r_impl<double>(x, d, norm, last_dim_size);
 }

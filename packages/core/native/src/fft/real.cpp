@@ -12,7 +12,9 @@ namespace ember::fft {
 namespace {
 
 template <typename T>
-inline Cpx<T> conj(Cpx<T> a) { return {a.re, -a.im}; }
+inline Cpx<T> conj(Cpx<T> a) {
+  return {a.re, -a.im};
+}
 
 template <typename T>
 void resize_work(std::vector<Cpx<T>>& work, int64_t size) {

@@ -15,11 +15,17 @@ namespace ember::fft {
 namespace {
 
 template <typename T>
-inline Cpx<T> add(Cpx<T> a, Cpx<T> b) { return {a.re + b.re, a.im + b.im}; }
+inline Cpx<T> add(Cpx<T> a, Cpx<T> b) {
+  return {a.re + b.re, a.im + b.im};
+}
 template <typename T>
-inline Cpx<T> sub(Cpx<T> a, Cpx<T> b) { return {a.re - b.re, a.im - b.im}; }
+inline Cpx<T> sub(Cpx<T> a, Cpx<T> b) {
+  return {a.re - b.re, a.im - b.im};
+}
 template <typename T>
-inline Cpx<T> scale(Cpx<T> a, T s) { return {a.re * s, a.im * s}; }
+inline Cpx<T> scale(Cpx<T> a, T s) {
+  return {a.re * s, a.im * s};
+}
 // a * b, or a * conj(b) for the inverse direction. Written out: std::complex's operator* calls
 // a library routine for its NaN/inf handling.
 template <bool Fwd, typename T>
@@ -64,8 +70,7 @@ void pass(const Cpx<T>* __restrict x, Cpx<T>* __restrict y, int p, int64_t m, in
       }
     } else if constexpr (P == 4) {
       for (int64_t q = q0; q < q1; ++q) {
-        const Cpx<T> a0 = xj[q], a1 = xj[q + s * m], a2 = xj[q + 2 * s * m],
-                     a3 = xj[q + 3 * s * m];
+        const Cpx<T> a0 = xj[q], a1 = xj[q + s * m], a2 = xj[q + 2 * s * m], a3 = xj[q + 3 * s * m];
         const Cpx<T> t0 = add(a0, a2), t1 = sub(a0, a2), t2 = add(a1, a3);
         const Cpx<T> t3 = rot<Fwd>(sub(a1, a3));
         yj[q] = add(t0, t2);
@@ -80,8 +85,8 @@ void pass(const Cpx<T>* __restrict x, Cpx<T>* __restrict y, int p, int64_t m, in
       const T s1 = static_cast<T>(0.95105651629515357212);
       const T s2 = static_cast<T>(0.58778525229247312917);
       for (int64_t q = q0; q < q1; ++q) {
-        const Cpx<T> a0 = xj[q], a1 = xj[q + s * m], a2 = xj[q + 2 * s * m],
-                     a3 = xj[q + 3 * s * m], a4 = xj[q + 4 * s * m];
+        const Cpx<T> a0 = xj[q], a1 = xj[q + s * m], a2 = xj[q + 2 * s * m], a3 = xj[q + 3 * s * m],
+                     a4 = xj[q + 4 * s * m];
         const Cpx<T> t1 = add(a1, a4), t2 = add(a2, a3), d1 = sub(a1, a4), d2 = sub(a2, a3);
         const Cpx<T> m1 = add(a0, add(scale(t1, c1), scale(t2, c2)));
         const Cpx<T> m2 = add(a0, add(scale(t1, c2), scale(t2, c1)));
@@ -118,11 +123,16 @@ void run_pass(const Stage& st, const Cpx<T>* tw, const Cpx<T>* roots, const Cpx<
     const Cpx<T>* w = tw + st.twiddle_offset;
     const Cpx<T>* r = roots + st.root_offset;
     switch (st.radix) {
-      case 2: return pass<2, Fwd>(x, y, 2, st.m, s, w, r, b, e);
-      case 3: return pass<3, Fwd>(x, y, 3, st.m, s, w, r, b, e);
-      case 4: return pass<4, Fwd>(x, y, 4, st.m, s, w, r, b, e);
-      case 5: return pass<5, Fwd>(x, y, 5, st.m, s, w, r, b, e);
-      default: return pass<0, Fwd>(x, y, st.radix, st.m, s, w, r, b, e);
+      case 2:
+        return pass<2, Fwd>(x, y, 2, st.m, s, w, r, b, e);
+      case 3:
+        return pass<3, Fwd>(x, y, 3, st.m, s, w, r, b, e);
+      case 4:
+        return pass<4, Fwd>(x, y, 4, st.m, s, w, r, b, e);
+      case 5:
+        return pass<5, Fwd>(x, y, 5, st.m, s, w, r, b, e);
+      default:
+        return pass<0, Fwd>(x, y, st.radix, st.m, s, w, r, b, e);
     }
   });
 }
@@ -137,8 +147,8 @@ void copy_block(const Cpx<T>* src, Cpx<T>* dst, int64_t count) {
 }  // namespace
 
 template <typename T>
-void execute(const FftPlan<T>& plan, const Cpx<T>* src, Cpx<T>* out, Cpx<T>* scratch,
-             int64_t inner, bool forward) {
+void execute(const FftPlan<T>& plan, const Cpx<T>* src, Cpx<T>* out, Cpx<T>* scratch, int64_t inner,
+             bool forward) {
   if (plan.bluestein) return execute_bluestein(plan, src, out, scratch, inner, forward);
   const size_t passes = plan.stages.size();
   if (passes == 0) {

@@ -46,8 +46,7 @@ Tensor logspace(double start, double end, int64_t steps, double base, ScalarType
 Tensor eye(int64_t n, int64_t m, ScalarType dtype);
 
 // Philox4x32-10 (Salmon et al., SC'11): 128-bit counter and 64-bit key to 4 random words.
-std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter,
-                                      std::array<uint32_t, 2> key);
+std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);
 
 class Generator {
  public:

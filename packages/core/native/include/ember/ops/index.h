@@ -29,8 +29,8 @@ void index_put_advanced_(const Tensor& x, const std::vector<AdvancedItem>& items
                          const Tensor& value, bool accumulate, const char* op = "index");
 // Tensor.index_put_(indices, values, accumulate): undefined entries mean `:`; values must
 // have x's dtype (as torch requires).
-const Tensor& index_put_(const Tensor& x, const std::vector<Tensor>& indices,
-                         const Tensor& values, bool accumulate);
+const Tensor& index_put_(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values,
+                         bool accumulate);
 Tensor index_put(const Tensor& x, const std::vector<Tensor>& indices, const Tensor& values,
                  bool accumulate);
 

@@ -13,9 +13,9 @@ namespace ember {
 // unless amsgrad.
 void fused_adam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                 const std::vector<Tensor>& max_exp_avg_sqs,
-                 const std::vector<Tensor>& state_steps, double lr, double beta1, double beta2,
-                 double weight_decay, double eps, bool amsgrad, bool maximize, bool decoupled);
+                 const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps,
+                 double lr, double beta1, double beta2, double weight_decay, double eps,
+                 bool amsgrad, bool maximize, bool decoupled);
 
 // torch's SGD update. momentum_buffers is empty when momentum == 0; buffer i is overwritten by
 // a copy of the (decayed) gradient when new_buffers[i] (torch's first step).

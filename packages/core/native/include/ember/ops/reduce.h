@@ -24,7 +24,7 @@ Tensor prod(const Tensor& x, const Dims& dims, bool keepdim,
             std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
 Tensor mean(const Tensor& x, const Dims& dims, bool keepdim,
             std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
-// The NaN-skipping kernels behind nansum/nanmean (ops/math2.h): float inputs only; nan_mean
+// The NaN-skipping kernels behind nansum/nanmean (ops/composite.h): float inputs only; nan_mean
 // converts to `dtype` (a float type) and divides by the count of non-NaN values.
 Tensor nan_sum(const Tensor& x, const Dims& dims, bool keepdim,
                std::optional<ScalarType> dtype = std::nullopt, const Tensor& out = {});
@@ -58,8 +58,8 @@ Tensor max_all(const Tensor& x, bool is_max, const Tensor& out = {});
 std::pair<Tensor, Tensor> max_dim(const Tensor& x, int64_t dim, bool keepdim);
 std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim);
 // The out= form: `values` must have x's dtype and `indices` int64 (torch's rule).
-void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max,
-                     const Tensor& values, const Tensor& indices);
+void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max, const Tensor& values,
+                     const Tensor& indices);
 // argmax/argmin over one dim or, without dim, over the flattened tensor.
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out = {});
 Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out = {});

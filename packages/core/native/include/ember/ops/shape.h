@@ -23,8 +23,8 @@ Tensor reshape(const Tensor& x, const Shape& shape);  // a view when possible, e
 Tensor alias(const Tensor& x);                        // a new view with the same geometry
 Tensor permute(const Tensor& x, const std::vector<int64_t>& dims);
 Tensor transpose(const Tensor& x, int64_t dim0, int64_t dim1);
-Tensor t(const Tensor& x);           // 0-d, 1-d unchanged; 2-d transposed; else error
-Tensor mT(const Tensor& x);          // transposes the last two dims (needs >= 2 dims)
+Tensor t(const Tensor& x);             // 0-d, 1-d unchanged; 2-d transposed; else error
+Tensor mT(const Tensor& x);            // transposes the last two dims (needs >= 2 dims)
 Tensor reverse_dims(const Tensor& x);  // Tensor.T
 Tensor expand(const Tensor& x, const Shape& shape);  // -1 keeps a size
 // nullopt squeezes every size-1 dim; otherwise only the listed dims that have size 1.
@@ -61,12 +61,11 @@ std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim);
 struct IndexItem {
   enum class Kind { Integer, Slice, Ellipsis, NewAxis };
   Kind kind = Kind::Integer;
-  int64_t index = 0;  // Integer
+  int64_t index = 0;                   // Integer
   std::optional<int64_t> start, stop;  // Slice
   int64_t step = 1;
   static IndexItem integer(int64_t i) { return {Kind::Integer, i, {}, {}, 1}; }
-  static IndexItem slice(std::optional<int64_t> start, std::optional<int64_t> stop,
-                         int64_t step) {
+  static IndexItem slice(std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
     return {Kind::Slice, 0, start, stop, step};
   }
   static IndexItem ellipsis() { return {Kind::Ellipsis, 0, {}, {}, 1}; }

@@ -22,8 +22,7 @@ const Tensor& index_add_(const Tensor& x, int64_t dim, const Tensor& index, cons
 Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& source,
                  Scalar alpha, const Tensor& out = {});
 // x[..., index[k], ...] = source[..., k, ...]; the last of duplicate indices wins.
-const Tensor& index_copy_(const Tensor& x, int64_t dim, const Tensor& index,
-                          const Tensor& source);
+const Tensor& index_copy_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& source);
 Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& source,
                   const Tensor& out = {});
 // x[..., index[k], ...] = value (a 0-d tensor or wrapped number); negative indices wrap.
@@ -33,9 +32,9 @@ Tensor index_fill(const Tensor& x, int64_t dim, const Tensor& index, const Tenso
 // x[index[i][j]][j] = reduce(x[...], src[i][j]) for dim=0 (likewise per dim). `include_self`
 // false reduces only the scattered values into the written positions. `src_is_value` takes a
 // 0-d src for every index (scatter's value= form).
-const Tensor& scatter_reduce_(const Tensor& x, int64_t dim, const Tensor& index,
-                              const Tensor& src, ScatterReduce reduce, bool include_self,
-                              bool src_is_value = false, const char* op = "scatter_reduce");
+const Tensor& scatter_reduce_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
+                              ScatterReduce reduce, bool include_self, bool src_is_value = false,
+                              const char* op = "scatter_reduce");
 Tensor scatter_reduce(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
                       ScatterReduce reduce, bool include_self, bool src_is_value = false,
                       const char* op = "scatter_reduce", const Tensor& out = {});

@@ -8,7 +8,7 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
-#include "ember/ops/shape3.h"
+#include "ember/ops/construct.h"
 
 namespace ember {
 namespace {
@@ -39,8 +39,8 @@ Tensor int64_vector(int64_t n, Fn&& fn) {
 __int128 tril_count(int64_t row, int64_t col, __int128 offset) {
   using I = __int128;
   const I r = row, c = col, o = offset;
-  const I first = std::clamp<I>(-o, 0, r);             // rows before it are empty
-  const I full = std::clamp<I>(c - o - 1, first, r);   // rows from it on are full
+  const I first = std::clamp<I>(-o, 0, r);            // rows before it are empty
+  const I full = std::clamp<I>(c - o - 1, first, r);  // rows from it on are full
   const I linear = (full - first) * (o + 1) + (first + full - 1) * (full - first) / 2;
   return linear + (r - full) * c;
 }
@@ -75,7 +75,8 @@ Tensor triangle_indices(int64_t row, int64_t col, int64_t offset, ScalarType dty
     }
   } else {
     for (int64_t i = 0; i < row && k < n; ++i) {
-      const int64_t begin = static_cast<int64_t>(std::clamp<__int128>((__int128)i + offset, 0, col));
+      const int64_t begin =
+          static_cast<int64_t>(std::clamp<__int128>((__int128)i + offset, 0, col));
       for (int64_t j = begin; j < col; ++j, ++k) rows[k] = i, cols[k] = j;
     }
   }
@@ -123,18 +124,23 @@ Tensor copy_to_out(const Tensor& result, const Tensor& out, const char* op, bool
 Tensor rot90(const Tensor& x, int64_t k, const std::vector<int64_t>& dims) {
   EMBER_CHECK(dims.size() == 2, RuntimeError,
               "[rot90] expected total rotation dims == 2, but got dims = ", dims.size());
-  EMBER_CHECK(x.dim() >= 2, RuntimeError, "[rot90] expected total dims >= 2, but got total dims = ",
-              x.dim(), " (shape ", x.sizes(), ")");
+  EMBER_CHECK(x.dim() >= 2, RuntimeError,
+              "[rot90] expected total dims >= 2, but got total dims = ", x.dim(), " (shape ",
+              x.sizes(), ")");
   const int64_t d0 = wrap_dim(dims[0], x.dim(), "rot90");
   const int64_t d1 = wrap_dim(dims[1], x.dim(), "rot90");
   EMBER_CHECK(d0 != d1, RuntimeError, "[rot90] expected rotation dims to be different, but got ",
               "dim0 = ", dims[0], " and dim1 = ", dims[1]);
   // torch's layout: a flipped copy, transposed for odd turns.
   switch (((k % 4) + 4) % 4) {
-    case 1: return transpose(flip(x, {d1}), d0, d1);
-    case 2: return flip(x, {d0, d1});
-    case 3: return transpose(flip(x, {d0}), d0, d1);
-    default: return contiguous_copy(x);
+    case 1:
+      return transpose(flip(x, {d1}), d0, d1);
+    case 2:
+      return flip(x, {d0, d1});
+    case 3:
+      return transpose(flip(x, {d0}), d0, d1);
+    default:
+      return contiguous_copy(x);
   }
 }
 
@@ -300,9 +306,8 @@ Tensor combinations(const Tensor& x, int64_t r, bool with_replacement) {
   const int64_t n = x.size(0);
   // Combinations with replacement of n items are plain combinations of n + r - 1 items.
   int64_t pool = n;
-  EMBER_CHECK(!with_replacement || n == 0 || !__builtin_add_overflow(n, r - 1, &pool),
-              RuntimeError, "[", op, "] too many combinations of ", n, " elements taken ", r,
-              " at a time");
+  EMBER_CHECK(!with_replacement || n == 0 || !__builtin_add_overflow(n, r - 1, &pool), RuntimeError,
+              "[", op, "] too many combinations of ", n, " elements taken ", r, " at a time");
   const int64_t count = n == 0 ? 0 : binomial(pool, r);
   int64_t total = -1;
   EMBER_CHECK(count >= 0 && !__builtin_mul_overflow(count, r, &total) && total <= (1LL << 40),

@@ -18,8 +18,8 @@ std::vector<int64_t> unique_dims(const std::vector<int64_t>& dims, int64_t ndim,
   std::vector<int64_t> out;
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(d, ndim, op);
-    EMBER_CHECK(std::find(out.begin(), out.end(), w) == out.end(), RuntimeError, "[", op,
-                "] dim ", w, " appears multiple times in the list of dims");
+    EMBER_CHECK(std::find(out.begin(), out.end(), w) == out.end(), RuntimeError, "[", op, "] dim ",
+                w, " appears multiple times in the list of dims");
     out.push_back(w);
   }
   return out;
@@ -72,9 +72,9 @@ Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
   }
   // A view with negative strides, then one copy; a dense input keeps its layout (as torch).
   Tensor view = x.as_strided(x.sizes(), strides, offset);
-  const bool keep = x.is_non_overlapping_and_dense() &&
-                    std::all_of(x.strides().begin(), x.strides().end(),
-                                [](int64_t st) { return st >= 0; });
+  const bool keep =
+      x.is_non_overlapping_and_dense() &&
+      std::all_of(x.strides().begin(), x.strides().end(), [](int64_t st) { return st >= 0; });
   Tensor out = keep ? Tensor::empty_strided(x.sizes(), x.strides(), x.dtype())
                     : Tensor::empty(x.sizes(), x.dtype());
   copy_(out, view);
@@ -82,19 +82,16 @@ Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
 }
 
 Tensor fliplr(const Tensor& x) {
-  EMBER_CHECK(x.dim() >= 2, RuntimeError, "[fliplr] Input must be >= 2-d, got shape ",
-              x.sizes());
+  EMBER_CHECK(x.dim() >= 2, RuntimeError, "[fliplr] Input must be >= 2-d, got shape ", x.sizes());
   return flip(x, {1});
 }
 
 Tensor flipud(const Tensor& x) {
-  EMBER_CHECK(x.dim() >= 1, RuntimeError, "[flipud] Input must be >= 1-d, got shape ",
-              x.sizes());
+  EMBER_CHECK(x.dim() >= 1, RuntimeError, "[flipud] Input must be >= 1-d, got shape ", x.sizes());
   return flip(x, {0});
 }
 
-Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts,
-            const std::vector<int64_t>& dims) {
+Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims) {
   EMBER_CHECK(!shifts.empty(), RuntimeError, "[roll] `shifts` required");
   if (dims.empty()) {
     EMBER_CHECK(shifts.size() == 1, RuntimeError, "[roll] shifts and dimensions must align. ",
@@ -179,8 +176,8 @@ Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t ndim = x.dim() + 1;
   const int64_t d1 = wrap_dim(dim1, ndim, "diag_embed");
   const int64_t d2 = wrap_dim(dim2, ndim, "diag_embed");
-  EMBER_CHECK(d1 != d2, RuntimeError, "[diag_embed] diagonal dimensions cannot be identical ",
-              dim1, ", ", dim2);
+  EMBER_CHECK(d1 != d2, RuntimeError, "[diag_embed] diagonal dimensions cannot be identical ", dim1,
+              ", ", dim2);
   const int64_t n = checked_add(x.size(-1), checked_abs(offset, "diag_embed", "the offset"),
                                 "diag_embed", "the size of the result");
   Shape sizes(x.sizes().begin(), x.sizes().end() - 1);
@@ -194,8 +191,8 @@ Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {
 }
 
 Tensor diag(const Tensor& x, int64_t diagonal_) {
-  EMBER_CHECK(x.dim() == 1 || x.dim() == 2, RuntimeError,
-              "[diag] Supports 1D or 2D tensors. Got ", x.dim(), "D (shape ", x.sizes(), ")");
+  EMBER_CHECK(x.dim() == 1 || x.dim() == 2, RuntimeError, "[diag] Supports 1D or 2D tensors. Got ",
+              x.dim(), "D (shape ", x.sizes(), ")");
   if (x.dim() == 1) return diag_embed(x, diagonal_, 0, 1);
   const Tensor d = diagonal(x, diagonal_, 0, 1);
   Tensor out = Tensor::empty(d.sizes(), x.dtype());
@@ -217,9 +214,9 @@ Tensor trace(const Tensor& x) {
 
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
   const int64_t ndim = static_cast<int64_t>(shape.size());
-  EMBER_CHECK(ndim >= x.dim(), RuntimeError, "[broadcast_to] the number of sizes provided (",
-              ndim, ") must be greater or equal to the number of dimensions in the tensor (",
-              x.dim(), "); sizes ", shape, ", tensor shape ", x.sizes());
+  EMBER_CHECK(ndim >= x.dim(), RuntimeError, "[broadcast_to] the number of sizes provided (", ndim,
+              ") must be greater or equal to the number of dimensions in the tensor (", x.dim(),
+              "); sizes ", shape, ", tensor shape ", x.sizes());
   for (int64_t i = 0; i < ndim; ++i) {
     const int64_t d = x.dim() - ndim + i;
     const int64_t size = d >= 0 ? x.sizes()[d] : 1;
@@ -294,10 +291,9 @@ auto relabel(const char* op, const char* inner, F fn) -> decltype(fn()) {
   }
 }
 
-Tensor stack_along(const std::vector<Tensor>& tensors, Tensor (*prep)(const Tensor&),
-                   int64_t dim, const Tensor& out, const char* op) {
-  EMBER_CHECK(!tensors.empty(), RuntimeError, "[", op, "] ", op,
-              " expects a non-empty TensorList");
+Tensor stack_along(const std::vector<Tensor>& tensors, Tensor (*prep)(const Tensor&), int64_t dim,
+                   const Tensor& out, const char* op) {
+  EMBER_CHECK(!tensors.empty(), RuntimeError, "[", op, "] ", op, " expects a non-empty TensorList");
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) parts.push_back(prep(t));
   return relabel(op, "cat", [&] { return cat(parts, dim, out); });
@@ -306,14 +302,14 @@ Tensor stack_along(const std::vector<Tensor>& tensors, Tensor (*prep)(const Tens
 Tensor as_column(const Tensor& t) { return t.dim() <= 1 ? reshape(t, {t.numel(), 1}) : t; }
 
 std::vector<Tensor> numpy_split(const Tensor& x, std::optional<int64_t> sections,
-                                const std::vector<int64_t>& indices, int64_t min_dims,
-                                int64_t dim, const char* op) {
+                                const std::vector<int64_t>& indices, int64_t min_dims, int64_t dim,
+                                const char* op) {
   EMBER_CHECK(x.dim() >= min_dims, RuntimeError, "[", op, "] torch.", op,
               " requires a tensor with at least ", min_dims, " dimension, but got a tensor with ",
               x.dim(), " dimensions!");
   if (!sections) return tensor_split_indices(x, indices, dim);
-  EMBER_CHECK(*sections != 0 && x.size(dim) % *sections == 0, RuntimeError, "[", op, "] torch.",
-              op, " attempted to split along dimension ", dim, ", but the size of the dimension ",
+  EMBER_CHECK(*sections != 0 && x.size(dim) % *sections == 0, RuntimeError, "[", op, "] torch.", op,
+              " attempted to split along dimension ", dim, ", but the size of the dimension ",
               x.size(dim), " is not divisible by the split_size ", *sections, "!");
   return tensor_split(x, *sections, dim);
 }
@@ -343,8 +339,8 @@ std::vector<Tensor> tensor_split(const Tensor& x, int64_t sections, int64_t dim)
   const int64_t n = x.size(d);
   // Sections past the dim's size are empty tensors; a list of 2**62 of them cannot exist.
   constexpr int64_t kMaxEmptySections = int64_t{1} << 20;
-  EMBER_CHECK(sections <= std::max(n, kMaxEmptySections), RuntimeError, "[tensor_split] ",
-              sections, " sections of a dim of size ", n, " would be more tensors than fit in ",
+  EMBER_CHECK(sections <= std::max(n, kMaxEmptySections), RuntimeError, "[tensor_split] ", sections,
+              " sections of a dim of size ", n, " would be more tensors than fit in ",
               "memory (at most max(size, 2**20) sections)");
   std::vector<Tensor> out;
   int64_t start = 0;

@@ -1,5 +1,5 @@
-// More math composed from existing ops: softmax/log_softmax (max-shifted, so no overflow),
-// addcmul/addcdiv and diff.
+// Ops composed from existing ops: softmax/log_softmax (max-shifted, so no overflow),
+// addcmul/addcdiv, diff, heaviside and float_power.
 #include <cmath>
 #include <vector>
 
@@ -14,8 +14,7 @@ Tensor softmax_impl(const Tensor& x, int64_t dim, std::optional<ScalarType> dtyp
                     const char* op) {
   const ScalarType out_dt = dtype.value_or(x.dtype());
   EMBER_CHECK(is_floating(out_dt), NotImplementedError, "[", op,
-              "] expected a floating point input (or a floating dtype=), got ",
-              dtype_name(out_dt));
+              "] expected a floating point input (or a floating dtype=), got ", dtype_name(out_dt));
   int64_t d = wrap_dim(dim, x.dim(), op);
   if (x.numel() == 0) return empty_like(x, out_dt, op);
   // float16/bfloat16 compute in float32 and round once at the end.
@@ -40,15 +39,15 @@ Tensor softmax_impl(const Tensor& x, int64_t dim, std::optional<ScalarType> dtyp
 
 Tensor addc(bool is_div, const Tensor& input, const Tensor& t1, const Tensor& t2,
             const Tensor& value, const Tensor& out, bool in_place) {
-  const char* op = is_div ? (in_place ? "addcdiv_" : "addcdiv")
-                           : (in_place ? "addcmul_" : "addcmul");
+  const char* op =
+      is_div ? (in_place ? "addcdiv_" : "addcdiv") : (in_place ? "addcmul_" : "addcmul");
   EMBER_CHECK(!is_div || !(is_integral(t1.dtype(), true) && is_integral(t2.dtype(), true)),
               RuntimeError, "[", op, "] integer division with addcdiv is not supported (tensor1 ",
               dtype_name(t1.dtype()), ", tensor2 ", dtype_name(t2.dtype()),
               "); use (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype)");
   // Check the shapes here so a mismatch is reported under this op's name.
-  const Shape shape = broadcast_shapes(broadcast_shapes(input.sizes(), t1.sizes(), op),
-                                       t2.sizes(), op);
+  const Shape shape =
+      broadcast_shapes(broadcast_shapes(input.sizes(), t1.sizes(), op), t2.sizes(), op);
   EMBER_CHECK(!in_place || shape == input.sizes(), RuntimeError, "[", op, "] output with shape ",
               input.sizes(), " doesn't match the broadcast shape ", shape);
   // Compute the product in the three-way promoted dtype, as torch's fused kernel does.
@@ -93,8 +92,8 @@ Tensor diff(const Tensor& x, int64_t n, int64_t dim, const Tensor& prepend, cons
   for (const Tensor* t : {&prepend, &x, &append}) {
     if (!t->defined()) continue;
     EMBER_CHECK(t->dim() == x.dim(), RuntimeError,
-                "[diff] expects prepend or append to be the same dimension as input (",
-                x.dim(), "), got shape ", t->sizes());
+                "[diff] expects prepend or append to be the same dimension as input (", x.dim(),
+                "), got shape ", t->sizes());
     parts.push_back(*t);
   }
   if (n == 0) {  // torch ignores prepend/append here; a fresh contiguous copy of the input
@@ -150,8 +149,8 @@ Tensor float_power(const Tensor& x, const Tensor& exponent, const Tensor& out, b
               "[float_power_] the base given to float_power_ has dtype ", dtype_name(x.dtype()),
               " but the operation's result requires dtype float64");
   EMBER_CHECK(!out.defined() || out.dtype() == ScalarType::Float64, RuntimeError,
-              "[float_power] the output given to float_power has dtype ",
-              dtype_name(out.dtype()), " but the operation's result requires dtype float64");
+              "[float_power] the output given to float_power has dtype ", dtype_name(out.dtype()),
+              " but the operation's result requires dtype float64");
   reject_complex(x.dtype(), "float_power");
   reject_complex(exponent.dtype(), "float_power");
   const auto as_f64 = [](const Tensor& t) {

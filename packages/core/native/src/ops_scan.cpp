@@ -7,7 +7,7 @@
 
 #include "ember/errors.h"
 #include "ember/ops.h"
-#include "ember/ops/scan2.h"
+#include "ember/ops/scan.h"
 #include "ember/parallel.h"
 #include "rows_last.h"
 
@@ -115,9 +115,8 @@ std::pair<Tensor, Tensor> aminmax(const Tensor& x, std::optional<int64_t> dim, b
     return {amin(x, {}, keepdim), amax(x, {}, keepdim)};
   }
   const int64_t d = wrap_dim(*dim, std::max<int64_t>(x.dim(), 1), op);
-  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op,
-              "] Expected reduction dim ", d, " to have non-zero size (input shape ", x.sizes(),
-              ")");
+  EMBER_CHECK(x.dim() == 0 || x.sizes()[d] != 0, IndexError, "[", op, "] Expected reduction dim ",
+              d, " to have non-zero size (input shape ", x.sizes(), ")");
   if (x.dim() == 0) return {clone(x), clone(x)};
   return {amin(x, {d}, keepdim), amax(x, {d}, keepdim)};
 }

@@ -1,5 +1,6 @@
-// More math: softmax/log_softmax along a dim, addcmul/addcdiv, diff. Elementwise additions
-// (logaddexp, logaddexp2) live in the binary op table (kernels.h).
+// Ops composed from other ops: softmax/log_softmax along a dim (max-shifted), addcmul/addcdiv,
+// diff, heaviside and float_power. Elementwise additions (logaddexp, logaddexp2) live in the
+// binary op table (kernels.h).
 #pragma once
 
 #include <optional>

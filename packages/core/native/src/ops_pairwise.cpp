@@ -23,8 +23,8 @@ void check_weights(const Tensor& w, const char* name, bool integral, int64_t obs
               "[cov] expected ", name, " to have ", integral ? "integral" : "floating point",
               " dtype but got ", name, " with ", dtype_name(w.dtype()), " dtype");
   EMBER_CHECK(w.numel() == observations, RuntimeError, "[cov] expected ", name,
-              " to have the same numel as there are observations in the input but got ",
-              w.numel(), " != ", observations);
+              " to have the same numel as there are observations in the input but got ", w.numel(),
+              " != ", observations);
   EMBER_CHECK(observations == 0 || item_double(amin(w, {}, false), "cov") >= 0, RuntimeError,
               "[cov] ", name, " cannot be negative");
 }
@@ -92,8 +92,8 @@ Tensor cov(const Tensor& x, int64_t correction, const Tensor& fweights, const Te
     check_weights(aweights, "aweights", false, observations);
     w = w.defined() ? binary(BinaryOp::Mul, w, aweights) : aweights;
   }
-  const Tensor w_sum = w.defined() ? sum(w, {}, false)
-                                   : Tensor::scalar_int(observations, ScalarType::Int64);
+  const Tensor w_sum =
+      w.defined() ? sum(w, {}, false) : Tensor::scalar_int(observations, ScalarType::Int64);
   const double w_total = item_double(w_sum, "cov");
   EMBER_CHECK(!w.defined() || w_total != 0, RuntimeError,
               "[cov] weights sum to zero, can't be normalized");
@@ -151,7 +151,8 @@ Tensor cdist(const Tensor& x1, const Tensor& x2, double p, const std::string& co
               "of columns. X1: ", m, " X2: ", x2.size(-1));
   for (const Tensor* x : {&x1, &x2}) {
     EMBER_CHECK(is_floating(x->dtype()), RuntimeError, "[", op, "] cdist only supports ",
-                "floating-point dtypes, ", x == &x1 ? "X1" : "X2", " got: ", dtype_name(x->dtype()));
+                "floating-point dtypes, ", x == &x1 ? "X1" : "X2",
+                " got: ", dtype_name(x->dtype()));
     EMBER_CHECK(x->dtype() == ScalarType::Float32 || x->dtype() == ScalarType::Float64,
                 NotImplementedError, "[", op, "] not implemented for dtype ",
                 dtype_name(x->dtype()), " (float32 and float64 only, as torch)");

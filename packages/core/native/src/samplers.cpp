@@ -4,6 +4,8 @@
 // scratch tensor. poisson needs a varying number of uniforms per element: element i reserves
 // Philox block (offset + i) and takes further blocks from the same counter with word 2 raised,
 // a sub-stream no other call can reach, so results stay independent of the thread count.
+#include "ember/ops/samplers.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -13,7 +15,6 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
-#include "ember/ops/random2.h"
 #include "ember/parallel.h"
 
 namespace ember {
@@ -57,9 +58,9 @@ class ElementStream {
   ElementStream(uint64_t counter, std::array<uint32_t, 2> key) : counter_(counter), key_(key) {}
   double next() {
     if (used_ == 2) {
-      block_ = philox4x32_10({static_cast<uint32_t>(counter_), static_cast<uint32_t>(counter_ >> 32),
-                              sub_++, 0},
-                             key_);
+      block_ = philox4x32_10(
+          {static_cast<uint32_t>(counter_), static_cast<uint32_t>(counter_ >> 32), sub_++, 0},
+          key_);
       used_ = 0;
     }
     const uint64_t bits = (uint64_t{block_[2 * used_]} << 32) | block_[2 * used_ + 1];
@@ -176,10 +177,9 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, G
           key[c] = w > 0 ? k[c] / w : std::numeric_limits<double>::infinity();
         }
         std::iota(order.begin(), order.end(), int64_t{0});
-        std::partial_sort(order.begin(), order.begin() + num_samples, order.end(),
-                          [&](int64_t i, int64_t j) {
-                            return key[i] < key[j] || (key[i] == key[j] && i < j);
-                          });
+        std::partial_sort(
+            order.begin(), order.begin() + num_samples, order.end(),
+            [&](int64_t i, int64_t j) { return key[i] < key[j] || (key[i] == key[j] && i < j); });
         std::copy_n(order.begin(), num_samples, res + r * num_samples);
       }
     });
@@ -220,14 +220,12 @@ const Tensor& geometric_(const Tensor& t, double p, Generator* gen) {
   const char* op = "geometric_";
   EMBER_CHECK(t.dtype() != ScalarType::Bool, NotImplementedError, "[", op,
               "] not implemented for bool");
-  EMBER_CHECK(p > 0 && p < 1, RuntimeError, "[", op, "] expects p to be in (0, 1), but got p=",
-              p);
+  EMBER_CHECK(p > 0 && p < 1, RuntimeError, "[", op, "] expects p to be in (0, 1), but got p=", p);
   check_target(t, op);
   const double scale = 1.0 / std::log1p(-p);
   // 1 - u lies in (0, 1]: the count is ceil(log(1 - u) / log(1 - p)), at least 1.
-  return fill_from_uniform(t, gen, [scale](double u) {
-    return std::max(1.0, std::ceil(std::log1p(-u) * scale));
-  });
+  return fill_from_uniform(
+      t, gen, [scale](double u) { return std::max(1.0, std::ceil(std::log1p(-u) * scale)); });
 }
 
 const Tensor& log_normal_(const Tensor& t, double mean, double std, Generator* gen) {
@@ -252,9 +250,8 @@ const Tensor& cauchy_(const Tensor& t, double median, double sigma, Generator* g
               "specified ", dtype_name(t.dtype()));
   EMBER_CHECK(sigma > 0, RuntimeError, "[", op, "] expects sigma > 0.0, but found sigma=", sigma);
   check_target(t, op);
-  return fill_from_uniform(t, gen, [median, sigma](double u) {
-    return median + sigma * std::tan(kPi * (u - 0.5));
-  });
+  return fill_from_uniform(
+      t, gen, [median, sigma](double u) { return median + sigma * std::tan(kPi * (u - 0.5)); });
 }
 
 }  // namespace ember

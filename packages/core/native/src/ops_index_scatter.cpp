@@ -15,7 +15,7 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
-#include "ember/ops/index2.h"
+#include "ember/ops/index_scatter.h"
 #include "ember/parallel.h"
 #include "index_along_rows.h"
 
@@ -197,8 +197,7 @@ void run_along(const char* op, const Tensor& x, const std::vector<Tensor>& input
   it.build();
   // NOTE: at least 512 positions per task: each task walks the whole index, and narrower
   // slices of the rows (8 floats at the old grain) turned every row access into a cache miss.
-  it.for_each(loop, &p,
-              std::max<int64_t>(512, kParallelGrain / std::max<int64_t>(p.count, 1)));
+  it.for_each(loop, &p, std::max<int64_t>(512, kParallelGrain / std::max<int64_t>(p.count, 1)));
 }
 
 Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; }
@@ -209,16 +208,17 @@ void check_index(const Tensor& index, bool allow_int32, const char* op) {
   if (index.dtype() == ScalarType::Int64 || (allow_int32 && index.dtype() == ScalarType::Int32)) {
     return;
   }
-  const std::string msg = str("[", op, "] expected dtype ", allow_int32 ? "int32 or int64" : "int64",
-                              " for index, got ", dtype_name(index.dtype()));
+  const std::string msg =
+      str("[", op, "] expected dtype ", allow_int32 ? "int32 or int64" : "int64",
+          " for index, got ", dtype_name(index.dtype()));
   if (allow_int32) throw RuntimeError(msg);
   throw IndexError(msg);
 }
 
 // The index as contiguous int64 values in [0, size): negative ones wrap when `wrap`. Raises
 // (RuntimeError or IndexError, as torch does for the op) on the first one out of range.
-Tensor checked_index(const Tensor& index, int64_t size, int64_t dim, bool wrap,
-                     bool index_error, const char* op) {
+Tensor checked_index(const Tensor& index, int64_t size, int64_t dim, bool wrap, bool index_error,
+                     const char* op) {
   Tensor idx = contiguous(to_dtype(index, ScalarType::Int64, wrap));
   int64_t* v = idx.data<int64_t>();
   const int64_t n = idx.numel();
@@ -280,9 +280,9 @@ void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& in
                 x.sizes(), " and source shape ", source.sizes());
     src = as_1d(unaliased(source, x));
     if (src.sizes()[d] != index.numel()) {
-      const std::string msg = str("[", op, "] number of indices (", index.numel(),
-                                  ") should be equal to source.size(dim) (", src.sizes()[d],
-                                  ") for dim ", d);
+      const std::string msg =
+          str("[", op, "] number of indices (", index.numel(),
+              ") should be equal to source.size(dim) (", src.sizes()[d], ") for dim ", d);
       if (kind == AlongKind::Add) throw RuntimeError(msg);
       throw IndexError(msg);
     }
@@ -290,8 +290,8 @@ void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& in
                 "] source tensor shape must match self tensor shape, excluding the specified ",
                 "dimension; got self shape ", x.sizes(), " and source shape ", source.sizes());
   }
-  const Tensor idx = checked_index(index, x1.sizes()[d], d, kind == AlongKind::Fill,
-                                   kind != AlongKind::Add, op);
+  const Tensor idx =
+      checked_index(index, x1.sizes()[d], d, kind == AlongKind::Fill, kind != AlongKind::Add, op);
   if (x1.numel() == 0 || idx.numel() == 0) return;
   AlongParams p;
   p.index = idx.data<int64_t>();
@@ -317,8 +317,8 @@ ScatterReduce scatter_reduce_kind(const std::string& name, bool legacy, const ch
   if (legacy) {
     if (name == "add") return ScatterReduce::Sum;
     if (name == "multiply") return ScatterReduce::Prod;
-    throw RuntimeError(str("[", op, "] reduce argument must be either add or multiply, got '",
-                           name, "'"));
+    throw RuntimeError(
+        str("[", op, "] reduce argument must be either add or multiply, got '", name, "'"));
   }
   if (name == "sum") return ScatterReduce::Sum;
   if (name == "prod") return ScatterReduce::Prod;
@@ -342,8 +342,7 @@ Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor
   return into_out(result, out, "index_add");
 }
 
-const Tensor& index_copy_(const Tensor& x, int64_t dim, const Tensor& index,
-                          const Tensor& source) {
+const Tensor& index_copy_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& source) {
   index_along_(AlongKind::Copy, x, dim, index, source, Scalar::from_int(1), "index_copy_");
   return x;
 }
@@ -355,8 +354,7 @@ Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tenso
   return into_out(result, out, "index_copy");
 }
 
-const Tensor& index_fill_(const Tensor& x, int64_t dim, const Tensor& index,
-                          const Tensor& value) {
+const Tensor& index_fill_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& value) {
   index_along_(AlongKind::Fill, x, dim, index, value, Scalar::from_int(1), "index_fill_");
   return x;
 }
@@ -372,10 +370,14 @@ namespace {
 template <typename T>
 Loop1d scatter_loop_for(ScatterReduce reduce) {
   switch (reduce) {
-    case ScatterReduce::Prod: return &scatter_loop<T, MulOp<T>>;
-    case ScatterReduce::Amax: return &scatter_loop<T, ExtremeOp<T, true>>;
-    case ScatterReduce::Amin: return &scatter_loop<T, ExtremeOp<T, false>>;
-    default: return &scatter_loop<T, AddOp<T>>;
+    case ScatterReduce::Prod:
+      return &scatter_loop<T, MulOp<T>>;
+    case ScatterReduce::Amax:
+      return &scatter_loop<T, ExtremeOp<T, true>>;
+    case ScatterReduce::Amin:
+      return &scatter_loop<T, ExtremeOp<T, false>>;
+    default:
+      return &scatter_loop<T, AddOp<T>>;
   }
 }
 
@@ -404,9 +406,9 @@ void fill_identity(const Tensor& t, ScatterReduce reduce) {
 
 }  // namespace
 
-const Tensor& scatter_reduce_(const Tensor& x, int64_t dim, const Tensor& index,
-                              const Tensor& src, ScatterReduce reduce, bool include_self,
-                              bool src_is_value, const char* op) {
+const Tensor& scatter_reduce_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
+                              ScatterReduce reduce, bool include_self, bool src_is_value,
+                              const char* op) {
   x.check_writable(op);
   check_index(index, true, op);
   EMBER_CHECK(src_is_value || src.dtype() == x.dtype(), RuntimeError, "[", op,
