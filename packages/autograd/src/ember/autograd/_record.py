@@ -9,7 +9,7 @@ comes back here.
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import Any, cast
 
 import ember
 from ember._tensor import Tensor
@@ -27,7 +27,7 @@ from ember.autograd.graph import (
 from ember_core import _C
 
 _TensorBase = _C.TensorBase
-_raw_detach = _TensorBase.detach.__wrapped__
+_raw_detach = cast(Any, _TensorBase.detach).__wrapped__
 _is_grad_enabled = _C.is_grad_enabled
 _requires_grad = _TensorBase.requires_grad.__get__
 
