@@ -115,6 +115,8 @@ def _docstring(op: Op, dispatch_name: str) -> str | None:
         signatures = ()  # an operator: the doc of the op it runs
     lines = [f"{name}{sig}" for sig in signatures]
     lines += ["", op.doc] if lines else [op.doc]
+    if op.details:
+        lines += ["", op.details]
     if op.example:
         lines += ["", "Example:"] + [f"    {line}" for line in op.example.splitlines()]
     return "\n".join(lines)

@@ -92,6 +92,8 @@ class Op:
             ``Tensor.normal_`` is a random fill).
         aliases: other public names of the same op.
         doc: one line saying what it computes.
+        details: what help() shows between the doc line and the example (Google-style Args,
+            Returns, notes), when the line is not enough.
         example: a short doctest (``>>>`` lines and their output).
         family: the op family (the registry module that declares it; set by the loader).
     """
@@ -107,6 +109,7 @@ class Op:
     inplace_grad: Grad | None = None
     aliases: tuple[str, ...] = ()
     doc: str = ""
+    details: str = ""
     example: str = ""
     family: str = field(default="", compare=False)
 

@@ -12,6 +12,13 @@ OPS = [
         ),
         grad="factory",
         doc="Values from start to end (exclusive) by step; ceil((end - start) / step) of them.",
+        details=(
+            "Args:\n"
+            "    start (Number): the first value (0 when only one number is given).\n"
+            "    end (Number): the bound, not included.\n"
+            "    step (Number): the gap, non-zero, with the sign of end - start.\n"
+            "    out, dtype, device, requires_grad: as in torch; int64 when every number is an int."
+        ),
         example=(">>> ember.arange(1, 7, 2).tolist()\n[1, 3, 5]"),
     ),
     Op(
@@ -25,6 +32,13 @@ OPS = [
         grad="none",
         inplace_grad="random",
         doc="1 with probability input (or p when given), else 0, in input's dtype.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the probabilities, in [0, 1] (a floating dtype).\n"
+            "    p (float, optional): one probability for every element instead.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    out: as in torch."
+        ),
         example=(">>> ember.bernoulli(ember.ones(2)).tolist()\n[1.0, 1.0]"),
     ),
     Op(
@@ -35,6 +49,12 @@ OPS = [
         ),
         grad="factory",
         doc="Returns an uninitialized tensor of the given size.",
+        details=(
+            "Args:\n"
+            "    size (int...): the shape, as varargs or one sequence.\n"
+            "    out, dtype, device, requires_grad: as in torch (dtype defaults to the default "
+            "dtype)."
+        ),
         example=(">>> ember.empty(2, 3).shape\nember.Size([2, 3])"),
     ),
     Op(
@@ -45,6 +65,11 @@ OPS = [
         ),
         grad="factory",
         doc="An uninitialized tensor with input's shape, layout and dtype (unless dtype=).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.empty_like(ember.ones(3)).shape\nember.Size([3])"),
     ),
     Op(
@@ -55,6 +80,12 @@ OPS = [
         ),
         grad="factory",
         doc="Returns an uninitialized tensor with the given size and strides (in elements).",
+        details=(
+            "Args:\n"
+            "    size (sequence of int): the shape.\n"
+            "    stride (sequence of int): the strides, non-negative.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.empty_strided((2, 3), (1, 2)).stride()\n(1, 2)"),
     ),
     Op(
@@ -62,6 +93,11 @@ OPS = [
         method="(lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor",
         grad="random",
         doc="Fills self with samples of the exponential distribution with rate lambd.",
+        details=(
+            "Args:\n"
+            "    lambd (float): the rate, > 0 (1 by default).\n"
+            "    generator (Generator, optional): the stream to draw from."
+        ),
         example=(">>> bool((ember.empty(3).exponential_() >= 0).all())\nTrue"),
     ),
     Op(
@@ -73,6 +109,12 @@ OPS = [
         ),
         grad="factory",
         doc="A 2-D tensor with ones on the diagonal and zeros elsewhere.",
+        details=(
+            "Args:\n"
+            "    n (int): the number of rows.\n"
+            "    m (int, optional): the number of columns (n by default).\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.eye(2).tolist()\n[[1.0, 0.0], [0.0, 1.0]]"),
     ),
     Op(
@@ -84,6 +126,13 @@ OPS = [
         ),
         grad="factory",
         doc="Returns a tensor of the given size filled with fill_value.",
+        details=(
+            "Args:\n"
+            "    size (sequence of int): the shape.\n"
+            "    fill_value (Number): the value; the dtype follows it (bool, int64 or the default "
+            "dtype).\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.full((2,), 7).tolist()\n[7, 7]"),
     ),
     Op(
@@ -94,6 +143,12 @@ OPS = [
         ),
         grad="factory",
         doc="A tensor shaped like input, filled with fill_value (input's dtype unless dtype=).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    fill_value (Number): the value.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.full_like(ember.zeros(2), 3).tolist()\n[3.0, 3.0]"),
     ),
     Op(
@@ -119,6 +174,13 @@ OPS = [
         ),
         grad="factory",
         doc="steps values evenly spaced from start to end, both included.",
+        details=(
+            "Args:\n"
+            "    start (Number): the first value.\n"
+            "    end (Number): the last value.\n"
+            "    steps (int): how many values, >= 0.\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.linspace(0, 1, 5).tolist()\n[0.0, 0.25, 0.5, 0.75, 1.0]"),
     ),
     Op(
@@ -130,6 +192,14 @@ OPS = [
         ),
         grad="factory",
         doc="steps values base ** x for x evenly spaced from start to end.",
+        details=(
+            "Args:\n"
+            "    start (Number): the first exponent.\n"
+            "    end (Number): the last exponent.\n"
+            "    steps (int): how many values, >= 0.\n"
+            "    base (float): the base, 10 by default.\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.logspace(0, 2, 3).tolist()\n[1.0, 10.0, 100.0]"),
     ),
     Op(
@@ -137,6 +207,7 @@ OPS = [
         function="(seed: Any) -> Any",
         grad="none",
         doc="Seeds the default generator; returns ember.default_generator.",
+        details="Args:\n    seed (int): in [-2**63, 2**64); negative seeds wrap modulo 2**64.",
         example=(">>> ember.manual_seed(3).initial_seed()\n3"),
     ),
     Op(
@@ -165,6 +236,14 @@ OPS = [
         grad="factory",
         inplace_grad="random",
         doc="Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).",
+        details=(
+            "Args:\n"
+            "    mean (Tensor or float): the means.\n"
+            "    std (Tensor or float): the standard deviations, >= 0.\n"
+            "    size (sequence of int): the shape, when mean and std are numbers.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.normal(0.0, 1.0, (2,)).shape\nember.Size([2])"),
     ),
     Op(
@@ -175,6 +254,11 @@ OPS = [
         ),
         grad="factory",
         doc="Returns a tensor filled with 1.",
+        details=(
+            "Args:\n"
+            "    size (int...): the shape, as varargs or one sequence.\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.ones((2,), dtype=ember.int64).tolist()\n[1, 1]"),
     ),
     Op(
@@ -185,6 +269,11 @@ OPS = [
         ),
         grad="factory",
         doc="A tensor of ones shaped like input.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.ones_like(ember.zeros(2)).tolist()\n[1.0, 1.0]"),
     ),
     Op(
@@ -196,6 +285,13 @@ OPS = [
         ),
         grad="factory",
         doc="Samples uniform in [0, 1) of the given size.",
+        details=(
+            "Args:\n"
+            "    size (int...): the shape, as varargs or one sequence.\n"
+            "    generator (Generator, optional): the stream to draw from (ember.default_generator "
+            "by default).\n"
+            "    out, dtype (a floating dtype), device, requires_grad: as in torch."
+        ),
         example=(">>> _ = ember.manual_seed(0)\n>>> bool((ember.rand(3) < 1).all())\nTrue"),
     ),
     Op(
@@ -206,6 +302,12 @@ OPS = [
         ),
         grad="factory",
         doc="rand with input's shape, dtype and layout.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.rand_like(ember.zeros(2)).shape\nember.Size([2])"),
     ),
     Op(
@@ -218,6 +320,14 @@ OPS = [
         ),
         grad="factory",
         doc="Integers uniform in [low, high): randint(high, size) or randint(low, high, size).",
+        details=(
+            "Args:\n"
+            "    low (int): the smallest value (0 by default).\n"
+            "    high (int): one above the largest value.\n"
+            "    size (sequence of int): the shape.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    out, dtype (int64 by default), device, requires_grad: as in torch."
+        ),
         example=(">>> x = ember.randint(3, 5, (4,))\n>>> bool(((x >= 3) & (x < 5)).all())\nTrue"),
     ),
     Op(
@@ -231,6 +341,13 @@ OPS = [
         doc=(
             "randint with input's shape and dtype: randint_like(input, high) or (input, low, high)."
         ),
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    low (int): the smallest value (0 by default).\n"
+            "    high (int): one above the largest value.\n"
+            "    generator, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.randint_like(ember.zeros(2), 10).dtype\nember.float32"),
     ),
     Op(
@@ -242,6 +359,12 @@ OPS = [
         ),
         grad="factory",
         doc="Samples from the standard normal distribution.",
+        details=(
+            "Args:\n"
+            "    size (int...): the shape, as varargs or one sequence.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    out, dtype (a floating dtype), device, requires_grad: as in torch."
+        ),
         example=(">>> ember.randn(2, 3).shape\nember.Size([2, 3])"),
     ),
     Op(
@@ -252,6 +375,12 @@ OPS = [
         ),
         grad="factory",
         doc="randn with input's shape, dtype and layout.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.randn_like(ember.zeros(2)).shape\nember.Size([2])"),
     ),
     Op(
@@ -262,6 +391,13 @@ OPS = [
         ),
         grad="random",
         doc="Fills self with integers: random_(), random_(to), random_(from, to|None).",
+        details=(
+            "Args:\n"
+            "    from (int): the smallest value (0 by default).\n"
+            "    to (int or None): one above the largest value; None or absent means up to the\n"
+            "        dtype's largest integer (2**mantissa for floats).\n"
+            "    generator (Generator, optional): the stream to draw from."
+        ),
         example=(">>> bool((ember.empty(4).random_(3) < 3).all())\nTrue"),
     ),
     Op(
@@ -273,6 +409,12 @@ OPS = [
         ),
         grad="factory",
         doc="A random permutation of 0 .. n - 1.",
+        details=(
+            "Args:\n"
+            "    n (int): the length, >= 0.\n"
+            "    generator (Generator, optional): the stream to draw from.\n"
+            "    out, dtype (int64 by default), device, requires_grad: as in torch."
+        ),
         example=(">>> sorted(ember.randperm(4).tolist())\n[0, 1, 2, 3]"),
     ),
     Op(
@@ -287,6 +429,7 @@ OPS = [
         function="(new_state: Any) -> None",
         grad="none",
         doc="Restores the default generator's state from get_rng_state().",
+        details="Args:\n    new_state (Tensor): a uint8 tensor from get_rng_state().",
         example=">>> ember.set_rng_state(ember.get_rng_state())",
     ),
     Op(
@@ -309,6 +452,12 @@ OPS = [
         ),
         grad="random",
         doc="Fills self with samples uniform in [from, to).",
+        details=(
+            "Args:\n"
+            "    from (float): the lower bound (0 by default).\n"
+            "    to (float): the upper bound, excluded (1 by default).\n"
+            "    generator (Generator, optional): the stream to draw from."
+        ),
         example=(">>> bool((ember.empty(3).uniform_(2, 3) >= 2).all())\nTrue"),
     ),
     Op(
@@ -319,6 +468,11 @@ OPS = [
         ),
         grad="factory",
         doc="Returns a tensor filled with 0.",
+        details=(
+            "Args:\n"
+            "    size (int...): the shape, as varargs or one sequence.\n"
+            "    out, dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.zeros(2).tolist()\n[0.0, 0.0]"),
     ),
     Op(
@@ -329,6 +483,11 @@ OPS = [
         ),
         grad="factory",
         doc="A tensor of zeros shaped like input.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the template.\n"
+            "    dtype, device, requires_grad: as in torch."
+        ),
         example=(">>> ember.zeros_like(ember.ones(2)).tolist()\n[0.0, 0.0]"),
     ),
 ]

@@ -21,6 +21,12 @@ OPS = [
         conj="structural",
         grad="rule",
         doc="out[i][j] = input[index[i][j]][j] for dim=0 (likewise per dim).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the source.\n"
+            "    dim (int): the dim the index picks along.\n"
+            "    index (Tensor): int64/int32, same rank as input, no larger apart from `dim`."
+        ),
         example=(
             ">>> ember.gather(ember.tensor([[1, 2], [3, 4]]), 1, ember.tensor([[1], [0]])).tolist()\n"  # noqa: E501
             "[[2], [3]]"
@@ -42,6 +48,13 @@ OPS = [
         ),
         grad="rule",
         doc="A copy of input with input[indices] = values (or +=).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the destination (not modified; see Tensor.index_put_).\n"
+            "    indices (tuple of Tensor): one int64/int32 index or bool mask per leading dim.\n"
+            "    values (Tensor): broadcast to the indexed shape; must have input's dtype.\n"
+            "    accumulate (bool): add instead of assign, summing duplicate indices."
+        ),
         example=(
             ">>> idx = (ember.tensor([0, 0, 2]),)\n"
             ">>> ember.index_put(ember.zeros(3), idx, ember.ones(3), accumulate=True).tolist()\n"
@@ -55,6 +68,12 @@ OPS = [
         conj="structural",
         grad="rule",
         doc="Picks entries along `dim` by a 1-d index (a copy).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the source.\n"
+            "    dim (int): the dim to index.\n"
+            "    index (Tensor): int64 or int32 indices in [0, size), 0-d or 1-d."
+        ),
         example=(
             ">>> ember.index_select(ember.tensor([[1, 2], [3, 4]]), 0, ember.tensor([1, 1])).tolist()\n"  # noqa: E501
             "[[3, 4], [3, 4]]"
@@ -92,6 +111,7 @@ OPS = [
         method="(*, as_tuple: Any = False) -> Any",
         grad="none",
         doc="Coordinates of the nonzero entries, one row each (int64).",
+        details="With as_tuple=True, one 1-d tensor per dim instead (like numpy.nonzero).",
         example=(">>> ember.nonzero(ember.tensor([[0, 1], [2, 0]])).tolist()\n[[0, 1], [1, 0]]"),
     ),
     Op(
@@ -112,6 +132,13 @@ OPS = [
         ),
         grad="rule",
         doc="A copy of input with out[index[i][j]][j] = src[i][j] (dim=0).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the destination (not modified; see Tensor.scatter_).\n"
+            "    dim (int): the dim the index writes along.\n"
+            "    index (Tensor): int64/int32, same rank as input.\n"
+            "    src (Tensor or number): the values, or one value for every index (also `value=`)."
+        ),
         example=(
             ">>> ember.scatter(ember.zeros(3), 0, ember.tensor([2, 0]), ember.tensor([5.0, 6.0])).tolist()\n"  # noqa: E501
             "[6.0, 0.0, 5.0]"
@@ -161,6 +188,7 @@ OPS = [
         conj="structural",
         grad="rule",
         doc="gather along `dim` after broadcasting the other dims.",
+        details="With dim=None, input and indices are flattened first.",
         example=(
             ">>> x = ember.tensor([[10, 30, 20], [60, 40, 50]])\n"
             ">>> ember.take_along_dim(x, ember.tensor([[1], [0]]), dim=1).tolist()\n"

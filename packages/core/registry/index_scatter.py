@@ -22,6 +22,15 @@ OPS = [
         inplace="(dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1) -> Tensor",
         grad="rule",
         doc="A copy of input with alpha * source added along `dim` at `index`.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the destination (not modified; see Tensor.index_add_).\n"
+            "    dim (int): the dim to index.\n"
+            "    index (Tensor): int64/int32 positions in [0, input.size(dim)), 0-d or 1-d; "
+            "duplicates add up.\n"
+            "    source (Tensor): input's dtype and shape, with index.numel() along `dim`.\n"
+            "    alpha (number): the factor applied to source."
+        ),
         example=(
             ">>> x = ember.zeros(3, 2)\n"
             ">>> ember.index_add(x, 0, ember.tensor([0, 2, 0]), ember.ones(3, 2)).tolist()\n"
@@ -38,6 +47,7 @@ OPS = [
         inplace="(dim: int, index: Tensor, source: Tensor) -> Tensor",
         grad="rule",
         doc="A copy of input with source's slices written along `dim` at `index`.",
+        details="The last of duplicate indices wins.",
         example=(
             ">>> x = ember.zeros(3, 2)\n"
             ">>> ember.index_copy(x, 0, ember.tensor([2]), ember.ones(1, 2)).tolist()\n"
@@ -51,6 +61,7 @@ OPS = [
         inplace="(dim: int, index: Tensor, value: Number | Tensor) -> Tensor",
         grad="rule",
         doc="A copy of input with `value` in the slices along `dim` at `index`.",
+        details="Negative indices count from the end; value is a number or a 0-d tensor.",
         example=(
             ">>> ember.index_fill(ember.zeros(2, 3), 1, ember.tensor([0, -1]), 5).tolist()\n"
             "[[5.0, 0.0, 5.0], [5.0, 0.0, 5.0]]"
@@ -63,6 +74,11 @@ OPS = [
         inplace="(mask: Tensor, source: Tensor) -> Tensor",
         grad="rule",
         doc="A copy of input with source's elements, in order, where mask is True.",
+        details=(
+            "mask (bool) and input broadcast together; source needs at least as many elements as "
+            "mask has\n"
+            "True values."
+        ),
         example=(
             ">>> mask = ember.tensor([True, False, True])\n"
             ">>> ember.masked_scatter(ember.zeros(3), mask, ember.tensor([1.0, 2.0])).tolist()\n"
@@ -85,6 +101,15 @@ OPS = [
         ),
         grad="rule",
         doc="Reduces src into a copy of input at index along `dim`.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the destination (not modified; see Tensor.scatter_reduce_).\n"
+            "    dim (int): the dim the index writes along.\n"
+            "    index (Tensor): int64/int32, same rank as input.\n"
+            "    src (Tensor): input's dtype, at least index's size in every dim.\n"
+            "    reduce (str): 'sum', 'prod', 'mean', 'amax' or 'amin'.\n"
+            "    include_self (bool): whether input's own values take part in the reduction."
+        ),
         example=(
             ">>> x = ember.tensor([1.0, 2.0])\n"
             ">>> idx = ember.tensor([0, 0, 1])\n"

@@ -89,6 +89,7 @@ OPS = [
         method="(dim: int = -1, keepdim: bool = False) -> Any",
         grad="rule",
         doc="The most frequent value along `dim` and an index where it occurs.",
+        details="Ties go to the smallest value. Returns a namedtuple (values, indices).",
         example=(">>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()\n1"),
     ),
 ]

@@ -44,6 +44,14 @@ OPS = [
         ),
         grad="none",
         doc="Draws category indices from the rows of `input` (weights).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): 1-d or 2-d non-negative float weights (need not sum to 1).\n"
+            "    num_samples (int): how many indices to draw per row.\n"
+            "    replacement (bool): draw with replacement; without it, at most num_categories "
+            "samples.\n"
+            "    generator (Generator, optional): the stream to draw from."
+        ),
         example=(
             ">>> g = ember.Generator().manual_seed(0)\n"
             ">>> ember.multinomial(ember.tensor([0.0, 1.0, 0.0]), 2, True, generator=g).tolist()\n"

@@ -24,6 +24,9 @@ OPS = [
         method="(weights: Tensor | None = None, minlength: int = 0) -> Tensor",
         grad="none",
         doc="How often each value of a 1-d non-negative integer tensor occurs.",
+        details=(
+            "With `weights`, sums the weights instead (float64 unless the weights are float32)."
+        ),
         example=(">>> ember.bincount(ember.tensor([0, 1, 1, 3])).tolist()\n[1, 2, 0, 1]"),
     ),
     Op(
@@ -57,6 +60,10 @@ OPS = [
         method="(bins: int = 100, min: Number = 0.0, max: Number = 0.0) -> Tensor",
         grad="none",
         doc="A histogram of `bins` equal bins over [min, max] (floating inputs).",
+        details=(
+            "min == max (the default 0, 0) uses the data's range. Values outside the range are "
+            "skipped."
+        ),
         example=(
             ">>> ember.histc(ember.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist()\n"
             "[0.0, 2.0, 1.0, 0.0]"
@@ -110,6 +117,14 @@ OPS = [
         ),
         grad="rule",
         doc="The q-th quantiles over all elements or along `dim`.",
+        details=(
+            "Args:\n"
+            "    input (Tensor): float32 or float64.\n"
+            "    q (float or Tensor): in [0, 1]; a 1-d tensor adds a leading dim of len(q).\n"
+            "    dim (int, optional): the dim to reduce; None flattens the input.\n"
+            "    keepdim (bool): keep the reduced dim(s) with size 1.\n"
+            "    interpolation (str): 'linear', 'lower', 'higher', 'midpoint' or 'nearest'."
+        ),
         example=(">>> ember.quantile(ember.tensor([1.0, 2.0, 3.0, 4.0]), 0.5).item()\n2.5"),
     ),
     Op(
@@ -124,6 +139,15 @@ OPS = [
         ),
         grad="none",
         doc="The sorted unique elements (or slices along `dim`).",
+        details=(
+            "Args:\n"
+            "    input (Tensor): the input.\n"
+            "    sorted (bool): accepted for torch compatibility; the result is always sorted.\n"
+            "    return_inverse (bool): also return, for each element, the index of its unique "
+            "value.\n"
+            "    return_counts (bool): also return how often each unique value occurs.\n"
+            "    dim (int, optional): compare whole slices along this dim instead of elements."
+        ),
         example=(">>> ember.unique(ember.tensor([3, 1, 3, 2])).tolist()\n[1, 2, 3]"),
     ),
 ]

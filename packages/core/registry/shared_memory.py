@@ -15,6 +15,16 @@ OPS = [
         method="() -> Any",
         grad="none",
         doc="Moves the tensor's storage to shared memory, in place.",
+        details=(
+            "The values are kept and every view of the storage sees the move. A no-op when the "
+            "storage is\n"
+            "already shared. Tensors sent to other processes through ember.multiprocessing are "
+            "moved this way\n"
+            "and rebuilt there as views of the same memory.\n"
+            "\n"
+            "Returns:\n"
+            "    Tensor: self."
+        ),
         example=(">>> t = ember.zeros(3).share_memory_()\n>>> t.is_shared()\nTrue"),
     ),
 ]
