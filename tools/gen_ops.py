@@ -15,7 +15,9 @@ Writes:
   (signatures, doc line, example), returned as the dispatcher's ``__doc__``;
 - docs/ops.md: every op with its family, variants, dtypes, gradient status and doc line;
 - packages/tensor/tests/registry_rows.py: the rows of test_registry_rows.py (dtype support and
-  the examples of every op that declares them).
+  the examples of every op that declares them);
+- packages/tensor/tests/registry_fuzz_rows.py: every variant's typed parameters, which
+  test_fuzz_registry.py draws hostile arguments for.
 The typed op signatures of packages/core/src/ember_core/_C.pyi come from ``stub_defs`` here,
 called by tools/gen_stubs.py (which needs the built module for everything else in the stub).
 """
@@ -44,6 +46,7 @@ CONJ_TRAITS = ROOT / "packages/core/native/bindings/generated/conj_traits.inc"
 OP_DOCS = ROOT / "packages/core/native/bindings/generated/op_docs.inc"
 OPS_DOC = ROOT / "docs/ops.md"
 TEST_ROWS = ROOT / "packages/tensor/tests/registry_rows.py"
+FUZZ_ROWS = ROOT / "packages/tensor/tests/registry_fuzz_rows.py"
 
 # The in-place form of a class: in-place forms of ops with rules record through the same rule.
 _NAMES_BY_GRAD = ("none", "factory", "random")
@@ -277,6 +280,48 @@ def test_rows(ops: list[Op]) -> str:
     return _ruff_format("\n".join(lines) + "\n", TEST_ROWS)
 
 
+def _fuzz_params(signature: str) -> tuple[tuple[str, str, str, bool], ...]:
+    """(name, kind, type, required) per parameter: what the fuzzer draws a value for."""
+    args = parse_signature(signature).args
+    rows: list[tuple[str, str, str, bool]] = []
+    positional = [*args.posonlyargs, *args.args]
+    first_default = len(positional) - len(args.defaults)
+    for i, arg in enumerate(positional):
+        rows.append(
+            (arg.arg, "pos", ast.unparse(arg.annotation or ast.Name("Any")), i < first_default)
+        )
+    if args.vararg is not None:
+        annotation = ast.unparse(args.vararg.annotation or ast.Name("Any"))
+        rows.append((args.vararg.arg, "var", annotation, False))
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        annotation = ast.unparse(arg.annotation or ast.Name("Any"))
+        rows.append((arg.arg, "kw", annotation, kw_default is None))
+    return tuple(rows)
+
+
+def fuzz_rows(ops: list[Op]) -> str:
+    """Every variant's parameters with their types, for the registry-driven fuzz test."""
+    rows: list[tuple[str, tuple[tuple[str, str, str, bool], ...]]] = []
+    for op in ops:
+        for sig in as_tuple(op.function):
+            rows.append((op.name, _fuzz_params(sig)))
+        for sig in as_tuple(op.method):
+            rows.append((f"Tensor.{op.name}", _fuzz_params(sig)))
+        for sig in as_tuple(op.inplace):
+            rows.append((f"Tensor.{op.name}_", _fuzz_params(sig)))
+        for dunder in op.operators:
+            rows.append((f"Tensor.{dunder}", (("other", "pos", "Tensor | Number", True),)))
+    lines = [f'"""Rows of test_fuzz_registry.py.\n\n{HEADER_WRAPPED}\n"""', ""]
+    lines += ["# ruff: noqa: E501 - one row per op variant", ""]
+    lines.append(
+        "# (dispatch name, ((parameter, kind, type, required), ...)) per declared signature."
+    )
+    lines.append("FUZZ_ROWS = [")
+    lines += [f"    ({n!r}, {p!r})," for n, p in rows]
+    lines.append("]")
+    return _ruff_format("\n".join(lines) + "\n", FUZZ_ROWS)
+
+
 def _ruff_format(text: str, path: Path) -> str:
     import subprocess
 
@@ -360,6 +405,7 @@ GENERATED: list[Generator] = [
     (OP_DOCS, op_docs),
     (OPS_DOC, ops_doc),
     (TEST_ROWS, test_rows),
+    (FUZZ_ROWS, fuzz_rows),
 ]
 
 

@@ -273,7 +273,8 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     for position in rule.shape_params:
         value = values[position]
         if isinstance(value, (list, tuple)):
-            extra[position] = [v._sizes for v in value]
+            # A non-tensor item is a bad argument: the op itself raises its TypeError below.
+            extra[position] = [v._sizes if is_tensor(v) else None for v in value]
         elif is_tensor(value):
             extra[position] = value._sizes
     for position in rule.geometry_params:
@@ -297,8 +298,10 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     saved_result: Any = None
     if type(target) is Tensor:
         _attach_output(node, rule, target, 0, self_tensor, inplace)
-        if inplace:
-            meta: Any = target._autograd_meta
+        meta: Any = target._autograd_meta
+        # An integer or bool destination carries no gradient (int_tensor.fill_(float_leaf)):
+        # _attach_output left it without history.
+        if inplace and meta is not None:
             if meta.view_base is None:
                 meta.view_base = untracked_base
             if meta.view_base is not None:
