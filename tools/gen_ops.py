@@ -312,7 +312,6 @@ def fuzz_rows(ops: list[Op]) -> str:
         for dunder in op.operators:
             rows.append((f"Tensor.{dunder}", (("other", "pos", "Tensor | Number", True),)))
     lines = [f'"""Rows of test_fuzz_registry.py.\n\n{HEADER_WRAPPED}\n"""', ""]
-    lines += ["# ruff: noqa: E501 - one row per op variant", ""]
     lines.append(
         "# (dispatch name, ((parameter, kind, type, required), ...)) per declared signature."
     )
