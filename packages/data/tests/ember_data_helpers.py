@@ -127,3 +127,13 @@ class ModulesSeen(Dataset[str]):
         import sys
 
         return ",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("ember", "numpy")))
+
+
+class ThreadsSeen(Dataset[int]):
+    """Each sample: ember's intra-op thread count in the process that fetches it."""
+
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, i: int) -> int:
+        return ember.get_num_threads()

@@ -1,8 +1,9 @@
-"""What a DataLoader worker imports, and the lazily loaded names of ember.utils.data.
+"""What a DataLoader worker imports and runs with, and the lazily loaded names of ember.utils.data.
 
 A worker started with ``spawn`` is a fresh interpreter: every module it imports is start-up time
 before its first batch. It needs the worker loop, collate and the dataset's own module, never the
-DataLoader, the samplers, DistributedSampler, ember.multiprocessing.spawn or ember.nn.
+DataLoader, the samplers, DistributedSampler, ember.multiprocessing.spawn or ember.nn. Workers run
+one intra-op thread each, as torch's do.
 """
 
 from __future__ import annotations
@@ -90,3 +91,19 @@ def test_importing_the_package_loads_no_submodule() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[0] == "['ember.utils.data']" and out[1] == "True"
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_run_one_intra_op_thread(method: str) -> None:
+    import ember
+
+    before = ember.get_num_threads()
+    ember.set_num_threads(2)
+    try:
+        loader = data.DataLoader(
+            helpers.ThreadsSeen(), batch_size=None, num_workers=2, multiprocessing_context=method
+        )
+        assert [int(n) for n in loader] == [1, 1, 1, 1]  # as torch's workers
+        assert ember.get_num_threads() == 2  # the main process keeps its own
+    finally:
+        ember.set_num_threads(before)
