@@ -516,6 +516,19 @@ def test_module_pickle_round_trip() -> None:
     np.testing.assert_array_equal(c[0].weight.detach().numpy(), m[0].weight.detach().numpy())
 
 
+def test_buffer_pickle_round_trip_keeps_type_flag_and_values() -> None:
+    buf = nn.Buffer(ember.arange(4.0), persistent=False)
+    back = pickle.loads(pickle.dumps(buf))
+    assert type(back) is nn.Buffer and back.persistent is False
+    np.testing.assert_array_equal(back.numpy(), np.arange(4.0, dtype=np.float32))
+    assert back.data_ptr() != buf.data_ptr()  # plain pickle copies; multiprocessing shares
+    grad_buf = pickle.loads(pickle.dumps(nn.Buffer(ember.ones(2).requires_grad_())))
+    assert grad_buf.requires_grad and grad_buf.is_leaf and grad_buf.persistent is True
+    m = nn.Module()
+    m.stats = back  # still registers as a (non-persistent) buffer
+    assert "stats" in dict(m.named_buffers()) and list(m.state_dict()) == []
+
+
 def test_parameter_basics() -> None:
     base = ember.ones(2, 3)
     p = nn.Parameter(base)
