@@ -467,14 +467,6 @@ def test_apply_and_dir() -> None:
     assert d == sorted(d)
 
 
-def _tensors_deepcopy() -> bool:
-    try:
-        copy.deepcopy(ember.ones(1))
-    except Exception:
-        return False
-    return True
-
-
 def test_parameter_deepcopy() -> None:
     p = nn.Parameter(ember.ones(2))
     p.tag = "w"
@@ -497,7 +489,6 @@ def test_deepcopy_of_a_parameter_only_model() -> None:
     assert m[0].weight.abs().sum().item() > 0
 
 
-@pytest.mark.skipif(not _tensors_deepcopy(), reason="ember.Tensor has no __deepcopy__ yet")
 def test_module_deepcopy() -> None:
     m = Net()
     c = copy.deepcopy(m)
@@ -508,7 +499,6 @@ def test_module_deepcopy() -> None:
     assert list(c.state_dict()) == list(m.state_dict())
 
 
-@pytest.mark.skipif(not _tensors_deepcopy(), reason="ember.Tensor cannot be pickled yet")
 def test_module_pickle_round_trip() -> None:
     m = nn.Sequential(nn.Linear(2, 3))
     c = pickle.loads(pickle.dumps(m))
