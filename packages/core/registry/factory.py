@@ -1,4 +1,5 @@
-"""The factory family (fields: registry/_schema.py)."""
+"""The factory family: ops that create tensors (filled, from data, ranges, random samples) and
+the default generator's seed and state (fields: registry/_schema.py)."""
 
 from registry._schema import Op
 
@@ -20,6 +21,19 @@ OPS = [
             "    out, dtype, device, requires_grad: as in torch; int64 when every number is an int."
         ),
         example=(">>> ember.arange(1, 7, 2).tolist()\n[1, 3, 5]"),
+    ),
+    Op(
+        "as_tensor",
+        function=(
+            "(data: Any, *, dtype: dtype | None = None, device: Device | None = None) -> Tensor"
+        ),
+        conj="structural",
+        grad="none",
+        doc="data as a tensor, sharing memory with a tensor or NumPy array when dtype/device fit.",
+        example=(
+            ">>> a = numpy.zeros(2)\n>>> t = ember.as_tensor(a)\n>>> a[0] = 5\n"
+            ">>> t.tolist()\n[5.0, 0.0]"
+        ),
     ),
     Op(
         "bernoulli",
@@ -153,7 +167,7 @@ OPS = [
     ),
     Op(
         "get_rng_state",
-        function="() -> Any",
+        function="() -> Tensor",
         grad="none",
         doc="The default generator's state: a uint8 tensor (seed and offset).",
         example=(">>> ember.get_rng_state().shape\nember.Size([16])"),
@@ -204,7 +218,7 @@ OPS = [
     ),
     Op(
         "manual_seed",
-        function="(seed: Any) -> Any",
+        function="(seed: int) -> Generator",
         grad="none",
         doc="Seeds the default generator; returns ember.default_generator.",
         details="Args:\n    seed (int): in [-2**63, 2**64); negative seeds wrap modulo 2**64.",
@@ -221,6 +235,8 @@ OPS = [
             "dtype: dtype | None = None) -> Tensor"
         ),
         grad="rule",
+        doc="The arithmetic mean over all elements or over `dim` (floating or complex input).",
+        example=(">>> ember.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(1).tolist()\n[1.5, 4.0]"),
     ),
     Op(
         "normal",
@@ -313,7 +329,7 @@ OPS = [
     Op(
         "randint",
         function=(
-            "(*args: Any, low: int | None = None, high: int | None = None, "
+            "(*args: int | Sequence[int], low: int | None = None, high: int | None = None, "
             "size: Sequence[int] | None = None, generator: Generator | None = None, "
             "out: Tensor | None = None, dtype: dtype | None = None, device: Device | None = None, "
             "requires_grad: bool | None = False) -> Tensor"
@@ -386,7 +402,7 @@ OPS = [
     Op(
         "random_",
         method=(
-            "(from_: Any = None, to: int | None = ..., *, "
+            "(from_: int | None = None, to: int | None = ..., *, "
             "generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
@@ -426,7 +442,7 @@ OPS = [
     ),
     Op(
         "set_rng_state",
-        function="(new_state: Any) -> None",
+        function="(new_state: Tensor) -> None",
         grad="none",
         doc="Restores the default generator's state from get_rng_state().",
         details="Args:\n    new_state (Tensor): a uint8 tensor from get_rng_state().",
@@ -444,11 +460,35 @@ OPS = [
             "keepdim: bool = False, *, correction: Number | None = None) -> Tensor"
         ),
         grad="rule",
+        doc="The standard deviation over all elements or `dim` (Bessel's correction=1 by default).",
+        example=(
+            ">>> ember.tensor([1.0, 3.0]).std().item()\n1.4142135381698608\n"
+            ">>> ember.tensor([1.0, 3.0]).std(correction=0).item()\n1.0"
+        ),
+    ),
+    Op(
+        "tensor",
+        function=(
+            "(data: Any, *, dtype: dtype | None = None, device: Device | None = None, "
+            "requires_grad: bool = False, pin_memory: bool = False) -> Tensor"
+        ),
+        grad="factory",
+        doc="A new tensor holding a copy of data (a number, nested sequences, an array, a tensor).",
+        details=(
+            "Args:\n"
+            "    data: the values; the dtype follows them (bool, int64, the default dtype or\n"
+            "        complex) unless dtype= is given.\n"
+            "    dtype, device, requires_grad, pin_memory: as in torch."
+        ),
+        example=(
+            ">>> ember.tensor([[1, 2], [3, 4]]).shape\nember.Size([2, 2])\n"
+            ">>> ember.tensor([1, 2.5]).dtype\nember.float32"
+        ),
     ),
     Op(
         "uniform_",
         method=(
-            "(from_: Any = 0.0, to: float = 1.0, *, generator: Generator | None = None) -> Tensor"
+            "(from_: float = 0.0, to: float = 1.0, *, generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
         doc="Fills self with samples uniform in [from, to).",
