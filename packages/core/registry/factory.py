@@ -29,6 +29,7 @@ OPS = [
         ),
         conj="structural",
         grad="none",
+        dtypes="all",
         doc="data as a tensor, sharing memory with a tensor or NumPy array when dtype/device fit.",
         example=(
             ">>> a = numpy.zeros(2)\n>>> t = ember.as_tensor(a)\n>>> a[0] = 5\n"
@@ -44,6 +45,7 @@ OPS = [
         method="(*, generator: Generator | None = None) -> Tensor",
         inplace="(p: Tensor | float = 0.5, *, generator: Generator | None = None) -> Tensor",
         grad="none",
+        dtypes="float",
         inplace_grad="random",
         doc="1 with probability input (or p when given), else 0, in input's dtype.",
         details=(
@@ -78,6 +80,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="An uninitialized tensor with input's shape, layout and dtype (unless dtype=).",
         details=(
             "Args:\n"
@@ -235,6 +238,7 @@ OPS = [
             "dtype: dtype | None = None) -> Tensor"
         ),
         grad="rule",
+        dtypes="float+complex",
         doc="The arithmetic mean over all elements or over `dim` (floating or complex input).",
         example=(">>> ember.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(1).tolist()\n[1.5, 4.0]"),
     ),
@@ -250,6 +254,7 @@ OPS = [
             "(mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor"
         ),
         grad="factory",
+        dtypes="float",
         inplace_grad="random",
         doc="Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).",
         details=(
@@ -284,6 +289,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="A tensor of ones shaped like input.",
         details=(
             "Args:\n"
@@ -317,6 +323,7 @@ OPS = [
             "device: Device | None = None, requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="float",
         doc="rand with input's shape, dtype and layout.",
         details=(
             "Args:\n"
@@ -390,6 +397,7 @@ OPS = [
             "device: Device | None = None, requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="float+complex",
         doc="randn with input's shape, dtype and layout.",
         details=(
             "Args:\n"
@@ -460,6 +468,7 @@ OPS = [
             "keepdim: bool = False, *, correction: Number | None = None) -> Tensor"
         ),
         grad="rule",
+        dtypes="float+complex",
         doc="The standard deviation over all elements or `dim` (Bessel's correction=1 by default).",
         example=(
             ">>> ember.tensor([1.0, 3.0]).std().item()\n1.4142135381698608\n"
@@ -473,6 +482,7 @@ OPS = [
             "requires_grad: bool = False, pin_memory: bool = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="A new tensor holding a copy of data (a number, nested sequences, an array, a tensor).",
         details=(
             "Args:\n"
@@ -522,6 +532,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="A tensor of zeros shaped like input.",
         details=(
             "Args:\n"

@@ -74,6 +74,7 @@ OPS = [
         function="(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor",
         method="(diagonal: int = 0) -> Tensor",
         grad="rule",
+        dtypes="all",
         doc="1-d input: a square matrix with it on a diagonal; 2-d input: a diagonal as 1-d.",
         example=(
             ">>> ember.diag(ember.tensor([1, 2])).tolist()\n[[1, 0], [0, 2]]\n"
@@ -85,6 +86,7 @@ OPS = [
         function="(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor",
         method="(offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor",
         grad="rule",
+        dtypes="all",
         doc="Matrices (in dims dim1, dim2) with input's last dim on a diagonal, zeros elsewhere.",
         example=(">>> ember.diag_embed(ember.tensor([[1, 2]])).tolist()\n[[[1, 0], [0, 2]]]"),
     ),
@@ -93,6 +95,7 @@ OPS = [
         function="(input: Tensor, offset: int = 0) -> Tensor",
         method="(offset: int = 0) -> Tensor",
         grad="rule",
+        dtypes="all",
         doc="A square matrix with the flattened input on diagonal `offset`.",
         example=(">>> ember.diagflat(ember.tensor([[1], [2]])).tolist()\n[[1, 0], [0, 2]]"),
     ),
@@ -159,6 +162,7 @@ OPS = [
         method="() -> Tensor",
         conj="structural",
         grad="rule",
+        dtypes="all",
         doc="flip along dim 0 (up/down); input needs at least 1 dim.",
         example=(">>> ember.tensor([1, 2, 3]).flipud().tolist()\n[3, 2, 1]"),
     ),
@@ -185,6 +189,7 @@ OPS = [
         function="(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="(other: Tensor) -> Tensor",
         grad="rule",
+        dtypes="all",
         doc="The Kronecker product: every element of input times the whole of other, as blocks.",
         example=(
             ">>> ember.kron(ember.tensor([1, 2]), ember.tensor([1, 10])).tolist()\n[1, 10, 2, 20]"

@@ -13,6 +13,17 @@ ALL_DTYPES = (
 DTYPE_ROWS = [
     ("heaviside", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     (
+        "combinations",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "cross",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("repeat_interleave", 1, "int32 int64"),
+    (
         "abs",
         1,
         "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
@@ -225,6 +236,82 @@ DTYPE_ROWS = [
     ),
     ("trunc", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     ("xlogy", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "as_tensor",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("bernoulli", 1, "float16 bfloat16 float32 float64"),
+    (
+        "empty_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("mean", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("normal", 1, "float16 bfloat16 float32 float64"),
+    (
+        "ones_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("rand_like", 1, "float16 bfloat16 float32 float64"),
+    ("randn_like", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("std", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    (
+        "tensor",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "zeros_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "from_dlpack",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diag",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diag_embed",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diagflat",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "flipud",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "kron",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "flatten",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "squeeze",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "t",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
     ("i0", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
 ]
 
