@@ -32,7 +32,7 @@ OPS = [
         "can_cast",
         function="(from_: dtype, to: dtype) -> bool",
         grad="none",
-        doc="Whether type promotion allows casting from_ to `to` (no float to int, no to bool).",
+        doc="Whether from_ casts to `to` without a drop in kind (complex > float > int > bool).",
         example=(
             ">>> ember.can_cast(ember.int32, ember.float32), "
             "ember.can_cast(ember.float32, ember.int32)\n(True, False)"
