@@ -1,4 +1,5 @@
-"""The factory family (fields: registry/_schema.py)."""
+"""The factory family: ops that create tensors (filled, from data, ranges, random samples) and
+the default generator's seed and state (fields: registry/_schema.py)."""
 
 from registry._schema import Op
 
@@ -22,6 +23,20 @@ OPS = [
         example=(">>> ember.arange(1, 7, 2).tolist()\n[1, 3, 5]"),
     ),
     Op(
+        "as_tensor",
+        function=(
+            "(data: Any, *, dtype: dtype | None = None, device: Device | None = None) -> Tensor"
+        ),
+        conj="structural",
+        grad="none",
+        dtypes="all",
+        doc="data as a tensor, sharing memory with a tensor or NumPy array when dtype/device fit.",
+        example=(
+            ">>> a = numpy.zeros(2)\n>>> t = ember.as_tensor(a)\n>>> a[0] = 5\n"
+            ">>> t.tolist()\n[5.0, 0.0]"
+        ),
+    ),
+    Op(
         "bernoulli",
         function=(
             "(input: Tensor, p: float | None = None, *, generator: Generator | None = None, "
@@ -30,6 +45,7 @@ OPS = [
         method="(*, generator: Generator | None = None) -> Tensor",
         inplace="(p: Tensor | float = 0.5, *, generator: Generator | None = None) -> Tensor",
         grad="none",
+        dtypes="float",
         inplace_grad="random",
         doc="1 with probability input (or p when given), else 0, in input's dtype.",
         details=(
@@ -64,6 +80,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="An uninitialized tensor with input's shape, layout and dtype (unless dtype=).",
         details=(
             "Args:\n"
@@ -153,7 +170,7 @@ OPS = [
     ),
     Op(
         "get_rng_state",
-        function="() -> Any",
+        function="() -> Tensor",
         grad="none",
         doc="The default generator's state: a uint8 tensor (seed and offset).",
         example=(">>> ember.get_rng_state().shape\nember.Size([16])"),
@@ -204,7 +221,7 @@ OPS = [
     ),
     Op(
         "manual_seed",
-        function="(seed: Any) -> Any",
+        function="(seed: int) -> Generator",
         grad="none",
         doc="Seeds the default generator; returns ember.default_generator.",
         details="Args:\n    seed (int): in [-2**63, 2**64); negative seeds wrap modulo 2**64.",
@@ -221,6 +238,9 @@ OPS = [
             "dtype: dtype | None = None) -> Tensor"
         ),
         grad="rule",
+        dtypes="float+complex",
+        doc="The arithmetic mean over all elements or over `dim` (floating or complex input).",
+        example=(">>> ember.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(1).tolist()\n[1.5, 4.0]"),
     ),
     Op(
         "normal",
@@ -234,6 +254,7 @@ OPS = [
             "(mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor"
         ),
         grad="factory",
+        dtypes="float",
         inplace_grad="random",
         doc="Normal samples: normal(mean, std) broadcasting tensors, or normal(mean, std, size).",
         details=(
@@ -268,6 +289,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="A tensor of ones shaped like input.",
         details=(
             "Args:\n"
@@ -301,6 +323,7 @@ OPS = [
             "device: Device | None = None, requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="float",
         doc="rand with input's shape, dtype and layout.",
         details=(
             "Args:\n"
@@ -313,7 +336,7 @@ OPS = [
     Op(
         "randint",
         function=(
-            "(*args: Any, low: int | None = None, high: int | None = None, "
+            "(*args: int | Sequence[int], low: int | None = None, high: int | None = None, "
             "size: Sequence[int] | None = None, generator: Generator | None = None, "
             "out: Tensor | None = None, dtype: dtype | None = None, device: Device | None = None, "
             "requires_grad: bool | None = False) -> Tensor"
@@ -374,6 +397,7 @@ OPS = [
             "device: Device | None = None, requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="float+complex",
         doc="randn with input's shape, dtype and layout.",
         details=(
             "Args:\n"
@@ -386,7 +410,7 @@ OPS = [
     Op(
         "random_",
         method=(
-            "(from_: Any = None, to: int | None = ..., *, "
+            "(from_: int | None = None, to: int | None = ..., *, "
             "generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
@@ -426,7 +450,7 @@ OPS = [
     ),
     Op(
         "set_rng_state",
-        function="(new_state: Any) -> None",
+        function="(new_state: Tensor) -> None",
         grad="none",
         doc="Restores the default generator's state from get_rng_state().",
         details="Args:\n    new_state (Tensor): a uint8 tensor from get_rng_state().",
@@ -444,11 +468,37 @@ OPS = [
             "keepdim: bool = False, *, correction: Number | None = None) -> Tensor"
         ),
         grad="rule",
+        dtypes="float+complex",
+        doc="The standard deviation over all elements or `dim` (Bessel's correction=1 by default).",
+        example=(
+            ">>> ember.tensor([1.0, 3.0]).std().item()\n1.4142135381698608\n"
+            ">>> ember.tensor([1.0, 3.0]).std(correction=0).item()\n1.0"
+        ),
+    ),
+    Op(
+        "tensor",
+        function=(
+            "(data: Any, *, dtype: dtype | None = None, device: Device | None = None, "
+            "requires_grad: bool = False, pin_memory: bool = False) -> Tensor"
+        ),
+        grad="factory",
+        dtypes="all",
+        doc="A new tensor holding a copy of data (a number, nested sequences, an array, a tensor).",
+        details=(
+            "Args:\n"
+            "    data: the values; the dtype follows them (bool, int64, the default dtype or\n"
+            "        complex) unless dtype= is given.\n"
+            "    dtype, device, requires_grad, pin_memory: as in torch."
+        ),
+        example=(
+            ">>> ember.tensor([[1, 2], [3, 4]]).shape\nember.Size([2, 2])\n"
+            ">>> ember.tensor([1, 2.5]).dtype\nember.float32"
+        ),
     ),
     Op(
         "uniform_",
         method=(
-            "(from_: Any = 0.0, to: float = 1.0, *, generator: Generator | None = None) -> Tensor"
+            "(from_: float = 0.0, to: float = 1.0, *, generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
         doc="Fills self with samples uniform in [from, to).",
@@ -482,6 +532,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
+        dtypes="all",
         doc="A tensor of zeros shaped like input.",
         details=(
             "Args:\n"

@@ -1,4 +1,5 @@
-"""The interop family (fields: registry/_schema.py)."""
+"""The interop family: zero-copy exchange with other libraries through DLPack and the buffer
+protocol (fields: registry/_schema.py)."""
 
 from registry._schema import Op
 
@@ -6,28 +7,34 @@ OPS = [
     Op(
         "__dlpack__",
         method=(
-            "(*, stream: Any = None, max_version: Any = None, dl_device: Any = None, "
-            "copy: Any = None) -> Any"
+            "(*, stream: Any = None, max_version: tuple[int, int] | None = None, "
+            "dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any"
         ),
         conj="pass",
         grad="none",
         doc="A DLPack capsule sharing the tensor's memory (a copy when copy=True).",
+        example=(">>> type(ember.zeros(2).__dlpack__()).__name__\n'PyCapsule'"),
     ),
     Op(
         "__dlpack_device__",
-        method="() -> Any",
+        method="() -> tuple[int, int]",
         conj="pass",
         grad="none",
         doc="(device type, device id) in DLPack's numbering: (1, 0) is the CPU.",
+        example=(">>> ember.zeros(2).__dlpack_device__()\n(1, 0)"),
     ),
     Op(
         "from_dlpack",
-        function="(ext_tensor: Any, *, device: Device | None = None, copy: Any = None) -> Any",
+        function=(
+            "(ext_tensor: Any, *, device: Device | None = None, copy: bool | None = None) -> Tensor"
+        ),
         conj="pass",
         grad="none",
-        doc=(
-            "A tensor sharing memory with any object that implements __dlpack__ (or a DLPack "
-            "capsule): numpy arrays, torch tensors, ... No copy is made unless copy=True."
+        dtypes="all",
+        doc="A tensor sharing memory with an object that has __dlpack__ (or a DLPack capsule).",
+        details=(
+            "NumPy arrays, torch tensors and other DLPack producers qualify; no copy is made\n"
+            "unless copy=True (copy=False refuses when a copy would be needed)."
         ),
         example=(
             ">>> ember.from_dlpack(numpy.arange(3.0))\ntensor([0., 1., 2.], dtype=ember.float64)"
@@ -40,10 +47,14 @@ OPS = [
             "requires_grad: bool = False) -> Tensor"
         ),
         grad="none",
-        doc=(
-            "A 1-d tensor over the bytes of a buffer-protocol object (bytearray, mmap, ...), "
-            "sharing its memory: `count` elements of `dtype` from byte `offset` (-1: to the end). "
-            "Read-only buffers give read-only tensors."
+        doc="A 1-d tensor sharing the memory of a buffer-protocol object (bytearray, mmap, ...).",
+        details=(
+            "Args:\n"
+            "    buffer: the object; a read-only buffer gives a read-only tensor.\n"
+            "    dtype (dtype): how the bytes are read.\n"
+            "    count (int): how many elements (-1: as many as fit after offset).\n"
+            "    offset (int): where to start, in bytes.\n"
+            "    requires_grad (bool): as in torch."
         ),
         example=(
             ">>> ember.frombuffer(bytearray(8), dtype=ember.int32)\n"

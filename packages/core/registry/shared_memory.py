@@ -1,4 +1,5 @@
-"""The shared_memory family (fields: registry/_schema.py)."""
+"""The shared_memory family: moving storage to memory other processes can map
+(fields: registry/_schema.py)."""
 
 from registry._schema import Op
 
@@ -12,7 +13,7 @@ OPS = [
     ),
     Op(
         "share_memory_",
-        method="() -> Any",
+        method="() -> Tensor",
         grad="none",
         doc="Moves the tensor's storage to shared memory, in place.",
         details=(

@@ -13,6 +13,17 @@ ALL_DTYPES = (
 DTYPE_ROWS = [
     ("heaviside", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     (
+        "combinations",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "cross",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("repeat_interleave", 1, "int32 int64"),
+    (
         "abs",
         1,
         "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
@@ -225,12 +236,154 @@ DTYPE_ROWS = [
     ),
     ("trunc", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     ("xlogy", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "as_tensor",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("bernoulli", 1, "float16 bfloat16 float32 float64"),
+    (
+        "empty_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("mean", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("normal", 1, "float16 bfloat16 float32 float64"),
+    (
+        "ones_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("rand_like", 1, "float16 bfloat16 float32 float64"),
+    ("randn_like", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("std", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    (
+        "tensor",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "zeros_like",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "from_dlpack",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diag",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diag_embed",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diagflat",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "flipud",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "kron",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "flatten",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "squeeze",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "t",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
     ("i0", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
 ]
 
 # (op, doctest): each example must print what it shows.
 EXAMPLES = [
+    (
+        "as_strided",
+        ">>> ember.arange(6).as_strided((2, 2), (1, 2)).tolist()\n[[0, 2], [1, 3]]\n>>> ember.arange(6).as_strided((2,), (1,), 4).tolist()\n[4, 5]",
+    ),
+    (
+        "block_diag",
+        ">>> ember.block_diag(ember.tensor([[1, 2]]), ember.tensor([[3]])).tolist()\n[[1, 2, 0], [0, 0, 3]]",
+    ),
+    (
+        "cartesian_prod",
+        ">>> ember.cartesian_prod(ember.tensor([1, 2]), ember.tensor([3, 4])).tolist()\n[[1, 3], [1, 4], [2, 3], [2, 4]]",
+    ),
+    (
+        "combinations",
+        ">>> ember.combinations(ember.tensor([1, 2, 3])).tolist()\n[[1, 2], [1, 3], [2, 3]]",
+    ),
+    (
+        "cross",
+        ">>> ember.cross(ember.tensor([1, 0, 0]), ember.tensor([0, 1, 0]), dim=0).tolist()\n[0, 0, 1]",
+    ),
+    (
+        "repeat_interleave",
+        ">>> ember.tensor([1, 2]).repeat_interleave(2).tolist()\n[1, 1, 2, 2]\n>>> ember.repeat_interleave(ember.tensor([2, 1])).tolist()\n[0, 0, 1]",
+    ),
+    ("rot90", ">>> ember.tensor([[1, 2], [3, 4]]).rot90().tolist()\n[[2, 4], [1, 3]]"),
+    ("tril_indices", ">>> ember.tril_indices(2, 2).tolist()\n[[0, 1, 1], [0, 0, 1]]"),
+    ("triu_indices", ">>> ember.triu_indices(2, 3, 1).tolist()\n[[0, 0, 1], [1, 2, 2]]"),
+    ("unfold", ">>> ember.arange(5).unfold(0, 2, 2).tolist()\n[[0, 1], [2, 3]]"),
+    ("_to_dtype", ">>> ember.ones(2)._to_dtype(ember.int32).tolist()\n[1, 1]"),
+    ("bfloat16", ">>> ember.tensor([1.5]).bfloat16().dtype\nember.bfloat16"),
+    ("bool", ">>> ember.tensor([1.5]).bool().dtype\nember.bool"),
+    ("byte", ">>> ember.tensor([1.5]).byte().dtype\nember.uint8"),
+    (
+        "can_cast",
+        ">>> ember.can_cast(ember.int32, ember.float32), ember.can_cast(ember.float32, ember.int32)\n(True, False)",
+    ),
+    ("char", ">>> ember.tensor([1.5]).char().dtype\nember.int8"),
+    ("double", ">>> ember.tensor([1.5]).double().dtype\nember.float64"),
+    ("float", ">>> ember.tensor([1.5]).float().dtype\nember.float32"),
+    ("get_default_dtype", ">>> ember.get_default_dtype()\nember.float32"),
+    ("half", ">>> ember.tensor([1.5]).half().dtype\nember.float16"),
+    ("int", ">>> ember.tensor([1.5]).int().dtype\nember.int32"),
+    (
+        "is_floating_point",
+        ">>> ember.zeros(1).is_floating_point(), ember.zeros(1, dtype=ember.int64).is_floating_point()\n(True, False)",
+    ),
+    ("long", ">>> ember.tensor([1.5]).long().dtype\nember.int64"),
+    ("promote_types", ">>> ember.promote_types(ember.int32, ember.float16)\nember.float16"),
+    (
+        "result_type",
+        ">>> ember.result_type(ember.tensor([1], dtype=ember.int32), 1.0)\nember.float32",
+    ),
+    (
+        "set_default_dtype",
+        ">>> ember.set_default_dtype(ember.float64)\n>>> ember.zeros(1).dtype\nember.float64\n>>> ember.set_default_dtype(ember.float32)",
+    ),
+    ("short", ">>> ember.tensor([1.5]).short().dtype\nember.int16"),
+    ("get_num_threads", ">>> ember.get_num_threads() >= 1\nTrue"),
+    (
+        "set_num_threads",
+        ">>> n = ember.get_num_threads()\n>>> ember.set_num_threads(1)\n>>> ember.get_num_threads()\n1\n>>> ember.set_num_threads(n)",
+    ),
     ("arange", ">>> ember.arange(1, 7, 2).tolist()\n[1, 3, 5]"),
+    (
+        "as_tensor",
+        ">>> a = numpy.zeros(2)\n>>> t = ember.as_tensor(a)\n>>> a[0] = 5\n>>> t.tolist()\n[5.0, 0.0]",
+    ),
     ("bernoulli", ">>> ember.bernoulli(ember.ones(2)).tolist()\n[1.0, 1.0]"),
     ("empty", ">>> ember.empty(2, 3).shape\nember.Size([2, 3])"),
     ("empty_like", ">>> ember.empty_like(ember.ones(3)).shape\nember.Size([3])"),
@@ -244,6 +397,7 @@ EXAMPLES = [
     ("linspace", ">>> ember.linspace(0, 1, 5).tolist()\n[0.0, 0.25, 0.5, 0.75, 1.0]"),
     ("logspace", ">>> ember.logspace(0, 2, 3).tolist()\n[1.0, 10.0, 100.0]"),
     ("manual_seed", ">>> ember.manual_seed(3).initial_seed()\n3"),
+    ("mean", ">>> ember.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(1).tolist()\n[1.5, 4.0]"),
     ("normal", ">>> ember.normal(0.0, 1.0, (2,)).shape\nember.Size([2])"),
     ("ones", ">>> ember.ones((2,), dtype=ember.int64).tolist()\n[1, 1]"),
     ("ones_like", ">>> ember.ones_like(ember.zeros(2)).tolist()\n[1.0, 1.0]"),
@@ -257,6 +411,14 @@ EXAMPLES = [
     ("randperm", ">>> sorted(ember.randperm(4).tolist())\n[0, 1, 2, 3]"),
     ("seed", ">>> isinstance(ember.seed(), int)\nTrue"),
     ("set_rng_state", ">>> ember.set_rng_state(ember.get_rng_state())"),
+    (
+        "std",
+        ">>> ember.tensor([1.0, 3.0]).std().item()\n1.4142135381698608\n>>> ember.tensor([1.0, 3.0]).std(correction=0).item()\n1.0",
+    ),
+    (
+        "tensor",
+        ">>> ember.tensor([[1, 2], [3, 4]]).shape\nember.Size([2, 2])\n>>> ember.tensor([1, 2.5]).dtype\nember.float32",
+    ),
     ("uniform_", ">>> bool((ember.empty(3).uniform_(2, 3) >= 2).all())\nTrue"),
     ("zeros", ">>> ember.zeros(2).tolist()\n[0.0, 0.0]"),
     ("zeros_like", ">>> ember.zeros_like(ember.ones(2)).tolist()\n[0.0, 0.0]"),
@@ -319,6 +481,17 @@ EXAMPLES = [
         '>>> x = ember.tensor([1.0, 2.0])\n>>> idx = ember.tensor([0, 0, 1])\n>>> ember.scatter_reduce(x, 0, idx, ember.tensor([5.0, 3.0, 1.0]), "amax").tolist()\n[5.0, 2.0]',
     ),
     (
+        "__getitem__",
+        ">>> x = ember.arange(6).reshape(2, 3)\n>>> x[1].tolist(), x[:, 1:].tolist()\n([3, 4, 5], [[1, 2], [4, 5]])\n>>> x[x > 3].tolist(), x[:, [0, 2]].tolist()\n([4, 5], [[0, 2], [3, 5]])",
+    ),
+    ("__iter__", ">>> [row.tolist() for row in ember.tensor([[1, 2], [3, 4]])]\n[[1, 2], [3, 4]]"),
+    (
+        "__setitem__",
+        ">>> x = ember.zeros(3)\n>>> x[1:] = 2\n>>> x[ember.tensor([0])] = ember.tensor([5.0])\n>>> x.tolist()\n[5.0, 2.0, 2.0]",
+    ),
+    ("__dlpack__", ">>> type(ember.zeros(2).__dlpack__()).__name__\n'PyCapsule'"),
+    ("__dlpack_device__", ">>> ember.zeros(2).__dlpack_device__()\n(1, 0)"),
+    (
         "from_dlpack",
         ">>> ember.from_dlpack(numpy.arange(3.0))\ntensor([0., 1., 2.], dtype=ember.float64)",
     ),
@@ -327,6 +500,92 @@ EXAMPLES = [
         ">>> ember.frombuffer(bytearray(8), dtype=ember.int32)\ntensor([0, 0], dtype=ember.int32)",
     ),
     ("mode", ">>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()\n1"),
+    ("__array__", ">>> numpy.asarray(ember.tensor([1, 2])).tolist()\n[1, 2]"),
+    (
+        "from_numpy",
+        ">>> a = numpy.arange(3)\n>>> t = ember.from_numpy(a)\n>>> a[0] = 7\n>>> t.tolist(), t.dtype\n([7, 1, 2], ember.int64)",
+    ),
+    ("numpy", ">>> ember.tensor([1.0, 2.0]).numpy().tolist()\n[1.0, 2.0]"),
+    (
+        "atleast_1d",
+        ">>> ember.atleast_1d(ember.tensor(3)).shape\nember.Size([1])\n>>> [t.dim() for t in ember.atleast_1d(ember.tensor(1), ember.zeros(2, 2))]\n[1, 2]",
+    ),
+    ("atleast_2d", ">>> ember.atleast_2d(ember.zeros(3)).shape\nember.Size([1, 3])"),
+    (
+        "atleast_3d",
+        ">>> ember.atleast_3d(ember.zeros(3)).shape\nember.Size([1, 3, 1])\n>>> ember.atleast_3d(ember.zeros(2, 3)).shape\nember.Size([2, 3, 1])",
+    ),
+    ("broadcast_shapes", ">>> ember.broadcast_shapes((2, 1), (3,))\nember.Size([2, 3])"),
+    (
+        "broadcast_tensors",
+        ">>> a, b = ember.broadcast_tensors(ember.zeros(2, 1), ember.zeros(3))\n>>> a.shape, b.shape\n(ember.Size([2, 3]), ember.Size([2, 3]))",
+    ),
+    ("broadcast_to", ">>> ember.tensor([1, 2]).broadcast_to((2, 2)).tolist()\n[[1, 2], [1, 2]]"),
+    (
+        "column_stack",
+        ">>> ember.column_stack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()\n[[1, 3], [2, 4]]",
+    ),
+    (
+        "diag",
+        ">>> ember.diag(ember.tensor([1, 2])).tolist()\n[[1, 0], [0, 2]]\n>>> ember.diag(ember.tensor([[1, 2], [3, 4]]), 1).tolist()\n[2]",
+    ),
+    ("diag_embed", ">>> ember.diag_embed(ember.tensor([[1, 2]])).tolist()\n[[[1, 0], [0, 2]]]"),
+    ("diagflat", ">>> ember.diagflat(ember.tensor([[1], [2]])).tolist()\n[[1, 0], [0, 2]]"),
+    (
+        "diagonal",
+        ">>> ember.tensor([[1, 2], [3, 4]]).diagonal().tolist()\n[1, 4]\n>>> ember.tensor([[1, 2], [3, 4]]).diagonal(-1).tolist()\n[3]",
+    ),
+    (
+        "dsplit",
+        ">>> [p.shape for p in ember.zeros(1, 1, 4).dsplit(2)]\n[ember.Size([1, 1, 2]), ember.Size([1, 1, 2])]",
+    ),
+    (
+        "dstack",
+        ">>> ember.dstack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()\n[[[1, 3], [2, 4]]]",
+    ),
+    (
+        "flip",
+        ">>> ember.tensor([[1, 2], [3, 4]]).flip(0).tolist()\n[[3, 4], [1, 2]]\n>>> ember.flip(ember.tensor([[1, 2], [3, 4]]), (0, 1)).tolist()\n[[4, 3], [2, 1]]",
+    ),
+    ("fliplr", ">>> ember.tensor([[1, 2], [3, 4]]).fliplr().tolist()\n[[2, 1], [4, 3]]"),
+    ("flipud", ">>> ember.tensor([1, 2, 3]).flipud().tolist()\n[3, 2, 1]"),
+    ("hsplit", ">>> [p.tolist() for p in ember.arange(4).hsplit([1])]\n[[0], [1, 2, 3]]"),
+    ("hstack", ">>> ember.hstack([ember.tensor([1, 2]), ember.tensor([3])]).tolist()\n[1, 2, 3]"),
+    (
+        "kron",
+        ">>> ember.kron(ember.tensor([1, 2]), ember.tensor([1, 10])).tolist()\n[1, 10, 2, 20]",
+    ),
+    (
+        "meshgrid",
+        ">>> a, b = ember.tensor([1, 2]), ember.tensor([3, 4, 5])\n>>> x, y = ember.meshgrid(a, b, indexing='ij')\n>>> x.tolist()\n[[1, 1, 1], [2, 2, 2]]\n>>> y.tolist()\n[[3, 4, 5], [3, 4, 5]]",
+    ),
+    (
+        "repeat",
+        ">>> ember.tensor([1, 2]).repeat(2).tolist()\n[1, 2, 1, 2]\n>>> ember.tensor([1, 2]).repeat(2, 1).tolist()\n[[1, 2], [1, 2]]",
+    ),
+    (
+        "roll",
+        ">>> ember.tensor([1, 2, 3, 4]).roll(1).tolist()\n[4, 1, 2, 3]\n>>> ember.tensor([[1, 2], [3, 4]]).roll(-1, 1).tolist()\n[[2, 1], [4, 3]]",
+    ),
+    (
+        "tensor_split",
+        ">>> [p.tolist() for p in ember.arange(5).tensor_split(3)]\n[[0, 1], [2, 3], [4]]\n>>> [p.tolist() for p in ember.arange(5).tensor_split([1, 3])]\n[[0], [1, 2], [3, 4]]",
+    ),
+    (
+        "tile",
+        ">>> ember.tensor([[1, 2]]).tile(2).tolist()\n[[1, 2, 1, 2]]\n>>> ember.tile(ember.tensor([1]), (2, 2)).tolist()\n[[1, 1], [1, 1]]",
+    ),
+    ("trace", ">>> ember.tensor([[1, 2], [3, 4]]).trace().item()\n5"),
+    ("tril", ">>> ember.ones(2, 3, dtype=ember.int64).tril().tolist()\n[[1, 0, 0], [1, 1, 0]]"),
+    ("triu", ">>> ember.ones(2, 3, dtype=ember.int64).triu(1).tolist()\n[[0, 1, 1], [0, 0, 1]]"),
+    (
+        "vsplit",
+        ">>> [p.shape for p in ember.zeros(4, 2).vsplit(2)]\n[ember.Size([2, 2]), ember.Size([2, 2])]",
+    ),
+    (
+        "vstack",
+        ">>> ember.vstack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()\n[[1, 2], [3, 4]]",
+    ),
     (
         "multinomial",
         ">>> g = ember.Generator().manual_seed(0)\n>>> ember.multinomial(ember.tensor([0.0, 1.0, 0.0]), 2, True, generator=g).tolist()\n[1, 1]",
@@ -354,6 +613,126 @@ EXAMPLES = [
     ),
     ("quantile", ">>> ember.quantile(ember.tensor([1.0, 2.0, 3.0, 4.0]), 0.5).item()\n2.5"),
     ("unique", ">>> ember.unique(ember.tensor([3, 1, 3, 2])).tolist()\n[1, 2, 3]"),
+    (
+        "cat",
+        ">>> a, b = ember.zeros(2, 3), ember.ones(1, 3)\n>>> ember.cat([a, b]).shape\nember.Size([3, 3])\n>>> ember.cat([ember.tensor([1]), ember.tensor([2, 3])]).tolist()\n[1, 2, 3]",
+    ),
+    ("chunk", ">>> [c.tolist() for c in ember.arange(5).chunk(3)]\n[[0, 1], [2, 3], [4]]"),
+    ("concat", ">>> ember.concat([ember.tensor([1]), ember.tensor([2])]).tolist()\n[1, 2]"),
+    (
+        "concatenate",
+        ">>> ember.concatenate([ember.zeros(1, 2), ember.ones(1, 2)], axis=1).shape\nember.Size([1, 4])",
+    ),
+    (
+        "expand",
+        ">>> ember.tensor([[1], [2]]).expand(2, 3).tolist()\n[[1, 1, 1], [2, 2, 2]]\n>>> ember.zeros(3).expand(2, -1).shape\nember.Size([2, 3])",
+    ),
+    ("expand_as", ">>> ember.zeros(1, 3).expand_as(ember.zeros(4, 3)).shape\nember.Size([4, 3])"),
+    (
+        "flatten",
+        ">>> ember.zeros(2, 3, 4).flatten().shape\nember.Size([24])\n>>> ember.zeros(2, 3, 4).flatten(1).shape\nember.Size([2, 12])",
+    ),
+    ("moveaxis", ">>> ember.zeros(2, 3, 4).moveaxis(0, -1).shape\nember.Size([3, 4, 2])"),
+    (
+        "movedim",
+        ">>> ember.movedim(ember.zeros(2, 3, 4), (0, 1), (2, 0)).shape\nember.Size([3, 4, 2])",
+    ),
+    ("narrow", ">>> ember.arange(6).narrow(0, 2, 3).tolist()\n[2, 3, 4]"),
+    (
+        "permute",
+        ">>> ember.zeros(2, 3, 4).permute(2, 0, 1).shape\nember.Size([4, 2, 3])\n>>> ember.permute(ember.zeros(2, 3), (1, 0)).shape\nember.Size([3, 2])",
+    ),
+    (
+        "reshape",
+        ">>> ember.arange(6).reshape(2, 3).tolist()\n[[0, 1, 2], [3, 4, 5]]\n>>> ember.reshape(ember.arange(6), (-1, 2)).shape\nember.Size([3, 2])",
+    ),
+    ("reshape_as", ">>> ember.arange(6).reshape_as(ember.zeros(3, 2)).shape\nember.Size([3, 2])"),
+    ("select", ">>> ember.arange(6).reshape(2, 3).select(1, 2).tolist()\n[2, 5]"),
+    (
+        "split",
+        ">>> [p.tolist() for p in ember.arange(5).split(2)]\n[[0, 1], [2, 3], [4]]\n>>> [p.tolist() for p in ember.arange(5).split([1, 4])]\n[[0], [1, 2, 3, 4]]",
+    ),
+    (
+        "split_with_sizes",
+        ">>> [p.tolist() for p in ember.arange(4).split_with_sizes([3, 1])]\n[[0, 1, 2], [3]]",
+    ),
+    (
+        "squeeze",
+        ">>> ember.zeros(2, 1, 3, 1).squeeze().shape\nember.Size([2, 3])\n>>> ember.zeros(2, 1, 3, 1).squeeze(1).shape\nember.Size([2, 3, 1])",
+    ),
+    (
+        "stack",
+        ">>> ember.stack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()\n[[1, 2], [3, 4]]\n>>> ember.stack([ember.zeros(2), ember.zeros(2)], dim=1).shape\nember.Size([2, 2])",
+    ),
+    ("swapaxes", ">>> ember.zeros(2, 3, 4).swapaxes(0, 2).shape\nember.Size([4, 3, 2])"),
+    ("swapdims", ">>> ember.zeros(2, 3).swapdims(0, 1).shape\nember.Size([3, 2])"),
+    ("t", ">>> ember.tensor([[1, 2, 3]]).t().tolist()\n[[1], [2], [3]]"),
+    ("transpose", ">>> ember.tensor([[1, 2], [3, 4]]).transpose(0, 1).tolist()\n[[1, 3], [2, 4]]"),
+    (
+        "unbind",
+        ">>> [r.tolist() for r in ember.tensor([[1, 2], [3, 4]]).unbind(1)]\n[[1, 3], [2, 4]]",
+    ),
+    ("unflatten", ">>> ember.zeros(2, 12).unflatten(1, (3, -1)).shape\nember.Size([2, 3, 4])"),
+    (
+        "unsqueeze",
+        ">>> ember.zeros(3).unsqueeze(0).shape\nember.Size([1, 3])\n>>> ember.zeros(3).unsqueeze(-1).shape\nember.Size([3, 1])",
+    ),
+    (
+        "view",
+        ">>> ember.arange(6).view(3, 2).shape\nember.Size([3, 2])\n>>> ember.zeros(2, dtype=ember.float32).view(ember.int32).tolist()\n[0, 0]",
+    ),
+    ("view_as", ">>> ember.arange(6).view_as(ember.zeros(2, 3)).shape\nember.Size([2, 3])"),
     ("is_shared", ">>> ember.zeros(3).is_shared()\nFalse"),
     ("share_memory_", ">>> t = ember.zeros(3).share_memory_()\n>>> t.is_shared()\nTrue"),
+    ("__bool__", ">>> bool(ember.tensor([2]))\nTrue"),
+    ("__float__", ">>> float(ember.tensor(3))\n3.0"),
+    ("__hash__", ">>> x = ember.zeros(1)\n>>> hash(x) == hash(x)\nTrue"),
+    ("__index__", ">>> [10, 20, 30][ember.tensor(1)]\n20"),
+    ("__int__", ">>> int(ember.tensor(-2.7))\n-2"),
+    (
+        "_is_view_of",
+        ">>> x = ember.zeros(4)\n>>> x[1:]._is_view_of(x), x.clone()._is_view_of(x)\n(True, False)",
+    ),
+    (
+        "_set_data",
+        ">>> x = ember.zeros(2)\n>>> _ = x._set_data(ember.ones(3))\n>>> x.tolist()\n[1.0, 1.0, 1.0]",
+    ),
+    (
+        "as_subclass",
+        ">>> class Tagged(ember.Tensor): ...\n>>> type(ember.zeros(2).as_subclass(Tagged)).__name__\n'Tagged'",
+    ),
+    (
+        "clone",
+        ">>> x = ember.zeros(2)\n>>> y = x.clone()\n>>> _ = y.fill_(1)\n>>> x.tolist()\n[0.0, 0.0]",
+    ),
+    (
+        "contiguous",
+        ">>> x = ember.zeros(2, 3).t()\n>>> x.is_contiguous(), x.contiguous().is_contiguous()\n(False, True)",
+    ),
+    (
+        "copy_",
+        ">>> x = ember.zeros(2, 2)\n>>> x.copy_(ember.tensor([1, 2])).tolist()\n[[1.0, 2.0], [1.0, 2.0]]",
+    ),
+    (
+        "data_ptr",
+        ">>> x = ember.zeros(4)\n>>> x[1:].data_ptr() - x.data_ptr() == x.element_size()\nTrue",
+    ),
+    ("element_size", ">>> ember.zeros(1, dtype=ember.float64).element_size()\n8"),
+    ("fill_", ">>> ember.zeros(3).fill_(2).tolist()\n[2.0, 2.0, 2.0]"),
+    (
+        "is_contiguous",
+        ">>> ember.zeros(2, 3).is_contiguous(), ember.zeros(2, 3).t().is_contiguous()\n(True, False)",
+    ),
+    ("item", ">>> ember.tensor([[2.5]]).item()\n2.5"),
+    ("ndimension", ">>> ember.zeros(2, 3).ndimension()\n2"),
+    ("nelement", ">>> ember.zeros(2, 3).nelement()\n6"),
+    ("numel", ">>> ember.zeros(2, 3).numel()\n6"),
+    ("size", ">>> ember.zeros(2, 3).size()\nember.Size([2, 3])\n>>> ember.zeros(2, 3).size(-1)\n3"),
+    ("storage_offset", ">>> ember.arange(6)[2:].storage_offset()\n2"),
+    ("stride", ">>> ember.zeros(2, 3).stride()\n(3, 1)\n>>> ember.zeros(2, 3).stride(0)\n3"),
+    (
+        "tolist",
+        ">>> ember.tensor([[1, 2], [3, 4]]).tolist()\n[[1, 2], [3, 4]]\n>>> ember.tensor(1.5).tolist()\n1.5",
+    ),
+    ("zero_", ">>> ember.ones(2).zero_().tolist()\n[0.0, 0.0]"),
 ]

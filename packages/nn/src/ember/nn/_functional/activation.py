@@ -306,7 +306,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
     a, b = input.split(size // 2, d)
-    return cast(Tensor, a * ember.sigmoid(b))
+    return a * ember.sigmoid(b)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
