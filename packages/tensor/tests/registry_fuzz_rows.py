@@ -169,8 +169,8 @@ FUZZ_ROWS = [
             ("storage_offset", "pos", "int | None", False),
         ),
     ),
-    ("block_diag", (("args", "var", "Any", False),)),
-    ("cartesian_prod", (("args", "var", "Any", False),)),
+    ("block_diag", (("args", "var", "Tensor", False),)),
+    ("cartesian_prod", (("args", "var", "Tensor", False),)),
     (
         "combinations",
         (
@@ -215,9 +215,6 @@ FUZZ_ROWS = [
         ),
     ),
     ("Tensor.rot90", (("k", "pos", "int", False), ("dims", "pos", "Sequence[int]", False))),
-    ("Tensor.size", (("dim", "pos", "int | None", False),)),
-    ("Tensor.storage_offset", ()),
-    ("Tensor.stride", (("dim", "pos", "int | None", False),)),
     (
         "tril_indices",
         (
@@ -272,6 +269,26 @@ FUZZ_ROWS = [
             ("pad_value", "pos", "Any", False),
         ),
     ),
+    ("Tensor._to_dtype", (("dtype", "pos", "dtype | None", True), ("copy", "pos", "bool", False))),
+    ("Tensor.bfloat16", ()),
+    ("Tensor.bool", ()),
+    ("Tensor.byte", ()),
+    ("can_cast", (("from_", "pos", "dtype", True), ("to", "pos", "dtype", True))),
+    ("Tensor.char", ()),
+    ("Tensor.double", ()),
+    ("Tensor.float", ()),
+    ("get_default_dtype", ()),
+    ("Tensor.half", ()),
+    ("Tensor.int", ()),
+    ("Tensor.is_floating_point", ()),
+    ("Tensor.long", ()),
+    ("promote_types", (("type1", "pos", "dtype", True), ("type2", "pos", "dtype", True))),
+    (
+        "result_type",
+        (("tensor1", "pos", "Tensor | Number", True), ("tensor2", "pos", "Tensor | Number", True)),
+    ),
+    ("set_default_dtype", (("d", "pos", "dtype", True),)),
+    ("Tensor.short", ()),
     ("get_num_threads", ()),
     ("set_num_threads", (("num", "pos", "int", True),)),
     ("Tensor.__len__", ()),
@@ -1136,6 +1153,14 @@ FUZZ_ROWS = [
         ),
     ),
     (
+        "as_tensor",
+        (
+            ("data", "pos", "Any", True),
+            ("dtype", "kw", "dtype | None", False),
+            ("device", "kw", "Device | None", False),
+        ),
+    ),
+    (
         "bernoulli",
         (
             ("input", "pos", "Tensor", True),
@@ -1241,7 +1266,7 @@ FUZZ_ROWS = [
             ("requires_grad", "kw", "bool | None", False),
         ),
     ),
-    ("manual_seed", (("seed", "pos", "Any", True),)),
+    ("manual_seed", (("seed", "pos", "int", True),)),
     (
         "mean",
         (
@@ -1324,7 +1349,7 @@ FUZZ_ROWS = [
     (
         "randint",
         (
-            ("args", "var", "Any", False),
+            ("args", "var", "int | Sequence[int]", False),
             ("low", "kw", "int | None", False),
             ("high", "kw", "int | None", False),
             ("size", "kw", "Sequence[int] | None", False),
@@ -1371,7 +1396,7 @@ FUZZ_ROWS = [
     (
         "Tensor.random_",
         (
-            ("from_", "pos", "Any", False),
+            ("from_", "pos", "int | None", False),
             ("to", "pos", "int | None", False),
             ("generator", "kw", "Generator | None", False),
         ),
@@ -1388,7 +1413,7 @@ FUZZ_ROWS = [
         ),
     ),
     ("seed", ()),
-    ("set_rng_state", (("new_state", "pos", "Any", True),)),
+    ("set_rng_state", (("new_state", "pos", "Tensor", True),)),
     (
         "std",
         (
@@ -1410,9 +1435,19 @@ FUZZ_ROWS = [
         ),
     ),
     (
+        "tensor",
+        (
+            ("data", "pos", "Any", True),
+            ("dtype", "kw", "dtype | None", False),
+            ("device", "kw", "Device | None", False),
+            ("requires_grad", "kw", "bool", False),
+            ("pin_memory", "kw", "bool", False),
+        ),
+    ),
+    (
         "Tensor.uniform_",
         (
-            ("from_", "pos", "Any", False),
+            ("from_", "pos", "float", False),
             ("to", "pos", "float", False),
             ("generator", "kw", "Generator | None", False),
         ),
@@ -1781,22 +1816,12 @@ FUZZ_ROWS = [
         (("index", "pos", "Any", True), ("value", "pos", "Tensor | Number | complex", True)),
     ),
     (
-        "tensor",
-        (
-            ("data", "pos", "Any", True),
-            ("dtype", "kw", "dtype | None", False),
-            ("device", "kw", "Device | None", False),
-            ("requires_grad", "kw", "bool", False),
-            ("pin_memory", "kw", "bool", False),
-        ),
-    ),
-    (
         "Tensor.__dlpack__",
         (
             ("stream", "kw", "Any", False),
-            ("max_version", "kw", "Any", False),
-            ("dl_device", "kw", "Any", False),
-            ("copy", "kw", "Any", False),
+            ("max_version", "kw", "tuple[int, int] | None", False),
+            ("dl_device", "kw", "tuple[int, int] | None", False),
+            ("copy", "kw", "bool | None", False),
         ),
     ),
     ("Tensor.__dlpack_device__", ()),
@@ -1805,7 +1830,7 @@ FUZZ_ROWS = [
         (
             ("ext_tensor", "pos", "Any", True),
             ("device", "kw", "Device | None", False),
-            ("copy", "kw", "Any", False),
+            ("copy", "kw", "bool | None", False),
         ),
     ),
     (
@@ -2108,14 +2133,9 @@ FUZZ_ROWS = [
         ),
     ),
     ("Tensor.mode", (("dim", "pos", "int", False), ("keepdim", "pos", "bool", False))),
-    ("Tensor.__array__", (("dtype", "pos", "dtype | None", False), ("copy", "kw", "Any", False))),
     (
-        "as_tensor",
-        (
-            ("data", "pos", "Any", True),
-            ("dtype", "kw", "dtype | None", False),
-            ("device", "kw", "Device | None", False),
-        ),
+        "Tensor.__array__",
+        (("dtype", "pos", "dtype | None", False), ("copy", "kw", "bool | None", False)),
     ),
     ("from_numpy", (("ndarray", "pos", "Any", True),)),
     ("Tensor.numpy", (("force", "kw", "bool", False),)),
@@ -2157,11 +2177,11 @@ FUZZ_ROWS = [
     ),
     ("Tensor.polygamma", (("n", "pos", "int", True),)),
     ("Tensor.polygamma_", (("n", "pos", "int", True),)),
-    ("atleast_1d", (("args", "var", "Any", False),)),
-    ("atleast_2d", (("args", "var", "Any", False),)),
-    ("atleast_3d", (("args", "var", "Any", False),)),
-    ("broadcast_shapes", (("args", "var", "Any", False),)),
-    ("broadcast_tensors", (("args", "var", "Any", False),)),
+    ("atleast_1d", (("args", "var", "Tensor | Sequence[Tensor]", False),)),
+    ("atleast_2d", (("args", "var", "Tensor | Sequence[Tensor]", False),)),
+    ("atleast_3d", (("args", "var", "Tensor | Sequence[Tensor]", False),)),
+    ("broadcast_shapes", (("args", "var", "int | Sequence[int]", False),)),
+    ("broadcast_tensors", (("args", "var", "Tensor", False),)),
     ("broadcast_to", (("input", "pos", "Tensor", True), ("size", "pos", "Sequence[int]", True))),
     ("Tensor.broadcast_to", (("size", "pos", "Sequence[int] | int", True),)),
     (
@@ -2216,8 +2236,14 @@ FUZZ_ROWS = [
             ("dim2", "pos", "int", False),
         ),
     ),
-    ("dsplit", (("input", "pos", "Tensor", True), ("indices_or_sections", "pos", "Any", True))),
-    ("Tensor.dsplit", (("indices_or_sections", "pos", "Any", True),)),
+    (
+        "dsplit",
+        (
+            ("input", "pos", "Tensor", True),
+            ("indices_or_sections", "pos", "int | Sequence[int]", True),
+        ),
+    ),
+    ("Tensor.dsplit", (("indices_or_sections", "pos", "int | Sequence[int]", True),)),
     (
         "dstack",
         (
@@ -2226,13 +2252,19 @@ FUZZ_ROWS = [
         ),
     ),
     ("flip", (("input", "pos", "Tensor", True), ("dims", "pos", "Sequence[int]", True))),
-    ("Tensor.flip", (("args", "var", "Any", False),)),
+    ("Tensor.flip", (("args", "var", "int | Sequence[int]", False),)),
     ("fliplr", (("input", "pos", "Tensor", True),)),
     ("Tensor.fliplr", ()),
     ("flipud", (("input", "pos", "Tensor", True),)),
     ("Tensor.flipud", ()),
-    ("hsplit", (("input", "pos", "Tensor", True), ("indices_or_sections", "pos", "Any", True))),
-    ("Tensor.hsplit", (("indices_or_sections", "pos", "Any", True),)),
+    (
+        "hsplit",
+        (
+            ("input", "pos", "Tensor", True),
+            ("indices_or_sections", "pos", "int | Sequence[int]", True),
+        ),
+    ),
+    ("Tensor.hsplit", (("indices_or_sections", "pos", "int | Sequence[int]", True),)),
     (
         "hstack",
         (
@@ -2249,8 +2281,14 @@ FUZZ_ROWS = [
         ),
     ),
     ("Tensor.kron", (("other", "pos", "Tensor", True),)),
-    ("meshgrid", (("tensors", "var", "Sequence[Tensor]", False), ("indexing", "kw", "Any", False))),
-    ("Tensor.repeat", (("args", "var", "Any", False),)),
+    (
+        "meshgrid",
+        (
+            ("tensors", "var", "Tensor | Sequence[Tensor]", False),
+            ("indexing", "kw", "str | None", False),
+        ),
+    ),
+    ("Tensor.repeat", (("args", "var", "int | Sequence[int]", False),)),
     (
         "roll",
         (
@@ -2270,17 +2308,19 @@ FUZZ_ROWS = [
         "tensor_split",
         (
             ("input", "pos", "Tensor", True),
-            ("indices_or_sections", "pos", "Any", True),
+            ("indices_or_sections", "pos", "Tensor | int | Sequence[int]", True),
             ("dim", "pos", "int", False),
         ),
     ),
     (
         "Tensor.tensor_split",
-        (("indices_or_sections", "pos", "Any", True), ("dim", "pos", "int", False)),
+        (
+            ("indices_or_sections", "pos", "Tensor | int | Sequence[int]", True),
+            ("dim", "pos", "int", False),
+        ),
     ),
     ("tile", (("input", "pos", "Tensor", True), ("dims", "pos", "Sequence[int]", True))),
-    ("Tensor.tile", (("args", "var", "Any", False),)),
-    ("Tensor.tolist", ()),
+    ("Tensor.tile", (("args", "var", "int | Sequence[int]", False),)),
     ("trace", (("input", "pos", "Tensor", True),)),
     ("Tensor.trace", ()),
     (
@@ -2303,8 +2343,14 @@ FUZZ_ROWS = [
     ),
     ("Tensor.triu", (("diagonal", "pos", "int", False),)),
     ("Tensor.triu_", (("diagonal", "pos", "int", False),)),
-    ("vsplit", (("input", "pos", "Tensor", True), ("indices_or_sections", "pos", "Any", True))),
-    ("Tensor.vsplit", (("indices_or_sections", "pos", "Any", True),)),
+    (
+        "vsplit",
+        (
+            ("input", "pos", "Tensor", True),
+            ("indices_or_sections", "pos", "int | Sequence[int]", True),
+        ),
+    ),
+    ("Tensor.vsplit", (("indices_or_sections", "pos", "int | Sequence[int]", True),)),
     (
         "vstack",
         (
@@ -2736,7 +2782,7 @@ FUZZ_ROWS = [
         (
             ("tensors", "pos", "tuple[Tensor, ...] | list[Tensor]", True),
             ("dim", "pos", "int", False),
-            ("axis", "kw", "Any", False),
+            ("axis", "kw", "int | None", False),
             ("out", "kw", "Tensor | None", False),
         ),
     ),
@@ -2754,7 +2800,7 @@ FUZZ_ROWS = [
         (
             ("tensors", "pos", "tuple[Tensor, ...] | list[Tensor]", True),
             ("dim", "pos", "int", False),
-            ("axis", "kw", "Any", False),
+            ("axis", "kw", "int | None", False),
             ("out", "kw", "Tensor | None", False),
         ),
     ),
@@ -2763,11 +2809,11 @@ FUZZ_ROWS = [
         (
             ("tensors", "pos", "tuple[Tensor, ...] | list[Tensor]", True),
             ("dim", "pos", "int", False),
-            ("axis", "kw", "Any", False),
+            ("axis", "kw", "int | None", False),
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.expand", (("args", "var", "Any", False),)),
+    ("Tensor.expand", (("args", "var", "int | Sequence[int]", False),)),
     ("Tensor.expand_as", (("other", "pos", "Tensor", True),)),
     (
         "flatten",
@@ -2826,9 +2872,9 @@ FUZZ_ROWS = [
         ),
     ),
     ("permute", (("input", "pos", "Tensor", True), ("dims", "pos", "Sequence[int]", True))),
-    ("Tensor.permute", (("args", "var", "Any", False),)),
+    ("Tensor.permute", (("args", "var", "int | Sequence[int]", False),)),
     ("reshape", (("input", "pos", "Tensor", True), ("shape", "pos", "Sequence[int]", True))),
-    ("Tensor.reshape", (("args", "var", "Any", False),)),
+    ("Tensor.reshape", (("args", "var", "int | Sequence[int]", False),)),
     ("Tensor.reshape_as", (("other", "pos", "Tensor", True),)),
     (
         "select",
@@ -2843,13 +2889,13 @@ FUZZ_ROWS = [
         "split",
         (
             ("tensor", "pos", "Tensor", True),
-            ("split_size_or_sections", "pos", "Any", True),
+            ("split_size_or_sections", "pos", "int | Sequence[int]", True),
             ("dim", "pos", "int", False),
         ),
     ),
     (
         "Tensor.split",
-        (("split_size", "pos", "int | tuple[int, ...]", True), ("dim", "pos", "int", False)),
+        (("split_size", "pos", "int | Sequence[int]", True), ("dim", "pos", "int", False)),
     ),
     (
         "split_with_sizes",
@@ -2886,7 +2932,7 @@ FUZZ_ROWS = [
         ),
     ),
     ("Tensor.swapaxes", (("axis0", "pos", "int", True), ("axis1", "pos", "int", True))),
-    ("Tensor.swapaxes_", (("dim0", "pos", "Any", True), ("dim1", "pos", "Any", True))),
+    ("Tensor.swapaxes_", (("dim0", "pos", "int", True), ("dim1", "pos", "int", True))),
     (
         "swapdims",
         (
@@ -2924,7 +2970,7 @@ FUZZ_ROWS = [
     ("unsqueeze", (("input", "pos", "Tensor", True), ("dim", "pos", "int", True))),
     ("Tensor.unsqueeze", (("dim", "pos", "int", True),)),
     ("Tensor.unsqueeze_", (("dim", "pos", "int", True),)),
-    ("Tensor.view", (("args", "var", "Any", False),)),
+    ("Tensor.view", (("args", "var", "int | Sequence[int] | dtype", False),)),
     ("Tensor.view_as", (("other", "pos", "Tensor", True),)),
     ("Tensor.is_shared", ()),
     ("Tensor.share_memory_", ()),
@@ -3071,36 +3117,23 @@ FUZZ_ROWS = [
     ("Tensor.__hash__", ()),
     ("Tensor.__index__", ()),
     ("Tensor.__int__", ()),
-    ("Tensor._is_view_of", (("arg", "pos", "Any", True),)),
-    ("Tensor._set_data", (("data", "pos", "Any", True),)),
-    ("Tensor._to_dtype", (("dtype", "pos", "dtype | None", True), ("copy", "pos", "Any", False))),
-    ("Tensor.as_subclass", (("cls", "pos", "Any", True),)),
-    ("Tensor.bfloat16", ()),
-    ("Tensor.bool", ()),
-    ("Tensor.byte", ()),
-    ("can_cast", (("from_", "pos", "dtype", True), ("to", "pos", "dtype", True))),
-    ("Tensor.char", ()),
+    ("Tensor._is_view_of", (("arg", "pos", "Tensor", True),)),
+    ("Tensor._set_data", (("data", "pos", "Tensor", True),)),
+    ("Tensor.as_subclass", (("cls", "pos", "type[Tensor]", True),)),
     ("Tensor.clone", ()),
     ("Tensor.contiguous", ()),
     ("Tensor.copy_", (("src", "pos", "Tensor", True),)),
     ("Tensor.data_ptr", ()),
-    ("Tensor.double", ()),
     ("Tensor.element_size", ()),
     ("Tensor.fill_", (("value", "pos", "Number | Tensor", True),)),
-    ("Tensor.float", ()),
-    ("get_default_dtype", ()),
-    ("Tensor.half", ()),
-    ("Tensor.int", ()),
     ("Tensor.is_contiguous", ()),
-    ("Tensor.is_floating_point", ()),
     ("Tensor.item", ()),
-    ("Tensor.long", ()),
     ("Tensor.ndimension", ()),
     ("Tensor.nelement", ()),
     ("Tensor.numel", ()),
-    ("promote_types", (("type1", "pos", "dtype", True), ("type2", "pos", "dtype", True))),
-    ("result_type", (("tensor1", "pos", "Tensor", True), ("tensor2", "pos", "Tensor", True))),
-    ("set_default_dtype", (("d", "pos", "Any", True),)),
-    ("Tensor.short", ()),
+    ("Tensor.size", (("dim", "pos", "int | None", False),)),
+    ("Tensor.storage_offset", ()),
+    ("Tensor.stride", (("dim", "pos", "int | None", False),)),
+    ("Tensor.tolist", ()),
     ("Tensor.zero_", ()),
 ]
