@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "conv_direct.h"
 #include "ember/blas.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
@@ -270,6 +271,56 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
   }
 }
 
+// Whether the direct float32 kernel (conv_direct.h) runs c: stride 1 over at most 2 spatial
+// dims, not a 1x1 pointwise product (BLAS does that best), and a sample per thread (one sample
+// on one thread would leave the others idle, where BLAS splits its product).
+bool direct_applies(const ConvDims& c) {
+  const Geo3& g = c.g;
+  return conv_direct_available() && !c.direct && g.in[0] == 1 && g.k[0] == 1 && g.out[0] == 1 &&
+         g.pad[0] == 0 && g.str[1] == 1 && g.str[2] == 1 &&
+         (c.N >= get_num_threads() || get_num_threads() == 1);
+}
+
+DirectConv direct_forward(const ConvDims& c) {
+  const Geo3& g = c.g;
+  return {c.G,      c.Cg,     c.Cog,    g.in[1],  g.in[2],  g.k[1],  g.k[2],
+          g.dil[1], g.dil[2], g.pad[1], g.pad[2], g.out[1], g.out[2]};
+}
+
+// The input gradient at stride 1 is the convolution of grad_output with the flipped kernel,
+// channels swapped within each group, padded by dil * (k - 1) - pad.
+DirectConv direct_input_grad(const ConvDims& c) {
+  const Geo3& g = c.g;
+  return {c.G,
+          c.Cog,
+          c.Cg,
+          g.out[1],
+          g.out[2],
+          g.k[1],
+          g.k[2],
+          g.dil[1],
+          g.dil[2],
+          g.dil[1] * (g.k[1] - 1) - g.pad[1],
+          g.dil[2] * (g.k[2] - 1) - g.pad[2],
+          g.in[1],
+          g.in[2]};
+}
+
+std::vector<float> flipped_weight(const ConvDims& c, const float* w) {
+  const int64_t K = c.K;
+  std::vector<float> f(static_cast<size_t>(c.Cout * c.KK));
+  for (int64_t gi = 0; gi < c.G; ++gi) {
+    for (int64_t o = 0; o < c.Cog; ++o) {
+      for (int64_t ci = 0; ci < c.Cg; ++ci) {
+        const float* src = w + ((gi * c.Cog + o) * c.Cg + ci) * K;
+        float* dst = f.data() + ((gi * c.Cg + ci) * c.Cog + o) * K;
+        for (int64_t t = 0; t < K; ++t) dst[K - 1 - t] = src[t];
+      }
+    }
+  }
+  return f;
+}
+
 // Runs fn(first, last, scratch) over chunks of samples. With at least one sample per thread the
 // chunks run in parallel (each GEMM on its thread, its columns in that thread's cache); with
 // fewer, one chunk runs on the caller and the GEMMs and im2col split over the pool instead.
@@ -291,6 +342,18 @@ void over_samples(int64_t N, int64_t scratch, Fn fn) {
 
 template <typename T>
 void conv_forward_kernel(const ConvDims& c, const T* x, const T* w, const T* bias, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct_applies(c)) {
+      const DirectConv d = direct_forward(c);
+      over_samples<float>(
+          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t) {
+            for (int64_t n = n0; n < n1; ++n) {
+              conv_direct_f32(d, x + n * c.C * c.S, w, bias, out + n * c.Cout * c.L, buf);
+            }
+          });
+      return;
+    }
+  }
   over_samples<T>(c.N, c.direct ? 0 : c.C * c.K * c.L,
                   [&](int64_t n0, int64_t n1, T* buf, int64_t) {
                     for (int64_t n = n0; n < n1; ++n) {
@@ -324,6 +387,20 @@ void conv_forward_kernel(const ConvDims& c, const T* x, const T* w, const T* bia
 
 template <typename T>
 void conv_input_grad_kernel(const ConvDims& c, const T* go, const T* w, T* dx) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct_applies(c)) {
+      const DirectConv d = direct_input_grad(c);
+      const std::vector<float> flipped = flipped_weight(c, w);
+      over_samples<float>(c.N, conv_direct_scratch(d),
+                          [&](int64_t n0, int64_t n1, float* buf, int64_t) {
+                            for (int64_t n = n0; n < n1; ++n) {
+                              conv_direct_f32(d, go + n * c.Cout * c.L, flipped.data(), nullptr,
+                                              dx + n * c.C * c.S, buf);
+                            }
+                          });
+      return;
+    }
+  }
   over_samples<T>(c.N, c.direct ? 0 : c.C * c.K * c.L,
                   [&](int64_t n0, int64_t n1, T* buf, int64_t) {
                     for (int64_t n = n0; n < n1; ++n) {
