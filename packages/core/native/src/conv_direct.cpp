@@ -7,7 +7,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "ember/kernels.h"
@@ -69,6 +71,61 @@ using Micro = void (*)(const float*, const int64_t*, int64_t, const float*, int6
 constexpr Micro kMicro[kRows + 1] = {nullptr,  micro<1>, micro<2>, micro<3>, micro<4>,
                                      micro<5>, micro<6>, micro<7>, micro<8>};
 
+// dw[r, q] += sum_p g[r * ldg + p] * x[off[q] + p] over p in [0, P), P a multiple of kVec: MR
+// output channels by NK taps, each accumulator a vector of partial sums over p.
+template <int MR, int NK>
+__attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg, const float* x,
+                                                     const int64_t* off, int64_t P, float* dw,
+                                                     int64_t ldw) {
+  __m512 acc[MR][NK];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_setzero_ps();
+  }
+  const float* xs[NK];
+  for (int q = 0; q < NK; ++q) xs[q] = x + off[q];
+  for (int64_t p = 0; p < P; p += kVec) {
+    __m512 b[NK];
+    for (int q = 0; q < NK; ++q) b[q] = _mm512_loadu_ps(xs[q] + p);
+    for (int r = 0; r < MR; ++r) {
+      const __m512 a = _mm512_loadu_ps(g + r * ldg + p);
+      for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_fmadd_ps(a, b[q], acc[r][q]);
+    }
+  }
+  alignas(64) float lanes[kVec];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NK; ++q) {
+      _mm512_store_ps(lanes, acc[r][q]);
+      float sum = 0.0f;
+      for (float v : lanes) sum += v;
+      dw[r * ldw + q] += sum;
+    }
+  }
+}
+
+constexpr int kDwRows = 4, kDwTaps = 6;
+using MicroDw = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, float*,
+                         int64_t);
+
+template <int MR, int... NK>
+constexpr std::array<MicroDw, kDwTaps> dw_row(std::integer_sequence<int, NK...>) {
+  return {micro_dw<MR, NK + 1>...};
+}
+constexpr std::array<std::array<MicroDw, kDwTaps>, kDwRows> kMicroDw = {
+    dw_row<1>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<2>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<3>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<4>(std::make_integer_sequence<int, kDwTaps>{})};
+
+std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
+  std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
+  for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
+    for (int64_t a = 0; a < d.kh; ++a) {
+      for (int64_t b = 0; b < d.kw; ++b, ++k) off[k] = c * p.plane + a * d.dh * p.Wp + b * d.dw;
+    }
+  }
+  return off;
+}
+
 // Channels [c0, c0 + Cg) of src into the padded buffer; the slack past the planes is zeroed.
 void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x) {
   const int64_t jlo = std::clamp<int64_t>(d.pw, 0, p.Wp);
@@ -106,12 +163,7 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
                      float* out, float* scratch) {
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
-  std::vector<int64_t> off(static_cast<size_t>(kk));
-  for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
-    for (int64_t a = 0; a < d.kh; ++a) {
-      for (int64_t b = 0; b < d.kw; ++b, ++k) off[k] = c * p.plane + a * d.dh * p.Wp + b * d.dw;
-    }
-  }
+  const std::vector<int64_t> off = tap_offsets(d, p);
   float* x = scratch;
   float* acc = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
@@ -130,6 +182,37 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
       for (int64_t i = 0; i < d.OH; ++i) {
         const float* row = acc + o * p.Ppad + i * p.Wp;
         for (int64_t j = 0; j < d.OW; ++j) dst[i * d.OW + j] = row[j] + shift;
+      }
+    }
+  }
+}
+
+void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
+                                 float* dw, float* scratch) {
+  const Padded p = padded(d);
+  const int64_t kk = d.Cg * d.kh * d.kw;
+  const std::vector<int64_t> off = tap_offsets(d, p);
+  float* x = scratch;
+  float* gp = scratch + p.xsize;
+  for (int64_t g = 0; g < d.G; ++g) {
+    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    // grad on the padded-width grid: zeros past each row's end and past the last row.
+    for (int64_t o = 0; o < d.Cog; ++o) {
+      const float* rows = grad + (g * d.Cog + o) * d.OH * d.OW;
+      float* dst = gp + o * p.Ppad;
+      for (int64_t i = 0; i < d.OH; ++i) {
+        std::memcpy(dst + i * p.Wp, rows + i * d.OW, sizeof(float) * d.OW);
+        std::fill(dst + i * p.Wp + d.OW, dst + (i + 1) * p.Wp, 0.0f);
+      }
+      std::fill(dst + p.P, dst + p.Ppad, 0.0f);
+    }
+    float* w = dw + g * d.Cog * kk;
+    for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwRows) {
+      const int64_t mr = std::min<int64_t>(kDwRows, d.Cog - o0);
+      for (int64_t k0 = 0; k0 < kk; k0 += kDwTaps) {
+        const int64_t nk = std::min<int64_t>(kDwTaps, kk - k0);
+        kMicroDw[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
+                                 w + o0 * kk + k0, kk);
       }
     }
   }

@@ -22,5 +22,9 @@ int64_t conv_direct_scratch(const DirectConv& d);
 // bias may be null. scratch: conv_direct_scratch(d) floats, contents ignored.
 void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
                      float* out, float* scratch);
+// The weight gradient of that convolution from one sample, ADDED into dw [G * Cog, Cg, kh, kw]:
+// dw[o, c, a, b] += sum grad[o, i, j] * src[c', i + a * dh - ph, j + b * dw - pw].
+void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
+                                 float* dw, float* scratch);
 
 }  // namespace ember

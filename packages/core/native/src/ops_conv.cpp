@@ -429,27 +429,44 @@ void conv_weight_grad_kernel(const ConvDims& c, const T* go, const T* x, T* dw) 
   // One partial sum per chunk of samples, added up at the end (no shared accumulator).
   std::vector<T> partial(static_cast<size_t>(slots * W), T(0));
   std::vector<char> used(static_cast<size_t>(slots), 0);
-  over_samples<T>(
-      c.N, c.direct ? 0 : c.C * c.K * c.L, [&](int64_t n0, int64_t n1, T* buf, int64_t slot) {
-        T* acc = partial.data() + slot * W;
-        for (int64_t n = n0; n < n1; ++n) {
-          const T* xs = x + n * c.C * c.S;
-          const T* cols = xs;
-          if (!c.direct) {
-            const int64_t KL = c.K * c.L;
-            parallel_for(0, c.C, plane_grain(c.g), [&](int64_t p0, int64_t p1) {
-              im2col_planes(xs, buf + p0 * KL, c.g, p0, p1, T(0));
-            });
-            cols = buf;
+  bool done = false;
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct_applies(c)) {
+      const DirectConv d = direct_forward(c);
+      over_samples<float>(
+          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t slot) {
+            for (int64_t n = n0; n < n1; ++n) {
+              conv_direct_weight_grad_f32(d, x + n * c.C * c.S, go + n * c.Cout * c.L,
+                                          partial.data() + slot * W, buf);
+            }
+            used[static_cast<size_t>(slot)] = n1 > n0;
+          });
+      done = true;
+    }
+  }
+  if (!done) {
+    over_samples<T>(
+        c.N, c.direct ? 0 : c.C * c.K * c.L, [&](int64_t n0, int64_t n1, T* buf, int64_t slot) {
+          T* acc = partial.data() + slot * W;
+          for (int64_t n = n0; n < n1; ++n) {
+            const T* xs = x + n * c.C * c.S;
+            const T* cols = xs;
+            if (!c.direct) {
+              const int64_t KL = c.K * c.L;
+              parallel_for(0, c.C, plane_grain(c.g), [&](int64_t p0, int64_t p1) {
+                im2col_planes(xs, buf + p0 * KL, c.g, p0, p1, T(0));
+              });
+              cols = buf;
+            }
+            const T beta = n == n0 ? T(0) : T(1);
+            for (int64_t grp = 0; grp < c.G; ++grp) {
+              gemm<T>(false, true, c.Cog, c.KK, c.L, go + n * c.Cout * c.L + grp * c.Cog * c.L, c.L,
+                      cols + grp * c.KK * c.L, c.L, beta, acc + grp * c.Cog * c.KK, c.KK);
+            }
           }
-          const T beta = n == n0 ? T(0) : T(1);
-          for (int64_t grp = 0; grp < c.G; ++grp) {
-            gemm<T>(false, true, c.Cog, c.KK, c.L, go + n * c.Cout * c.L + grp * c.Cog * c.L, c.L,
-                    cols + grp * c.KK * c.L, c.L, beta, acc + grp * c.Cog * c.KK, c.KK);
-          }
-        }
-        used[static_cast<size_t>(slot)] = n1 > n0;
-      });
+          used[static_cast<size_t>(slot)] = n1 > n0;
+        });
+  }
   std::fill(dw, dw + W, T(0));
   for (int64_t s = 0; s < slots; ++s) {
     if (!used[static_cast<size_t>(s)]) continue;
