@@ -4,8 +4,9 @@
         uv run python benchmarks/nn_conv.py [--only ember|torch] [--threads N]
 
 Workloads (issue 13 item 12): conv2d forward and forward+backward (N=32, 16 -> 32 channels,
-28x28, k=3, padding 1); a CNN step (batch 64, 1x28x28: conv(1->16)+relu+maxpool2,
-conv(16->32)+relu+maxpool2, linear(1568->10), log_softmax + NLL, plain SGD update). Best of
+28x28, k=3, padding 1), the same at 1-d (length 784); a CNN step (batch 64, 1x28x28:
+conv(1->16)+relu+maxpool2, conv(16->32)+relu+maxpool2, linear(1568->10), log_softmax + NLL,
+plain SGD update). Best of
 interleaved rounds; ratio = ember time / torch time (below 1.00x ember is faster).
 """
 
@@ -46,7 +47,22 @@ def conv_workloads(lib: Any, F: Any) -> dict[str, Callable[[], Any]]:
     def fwd_bwd() -> Any:
         F.conv2d(xg, wg, bg, padding=1).sum().backward()
 
-    return {"conv2d fwd": fwd, "conv2d fwd+bwd": fwd_bwd}
+    x1 = lib.from_numpy(rng.standard_normal((32, 16, 784)).astype(np.float32))
+    w1 = lib.from_numpy(rng.standard_normal((32, 16, 3)).astype(np.float32) * 0.1)
+    x1g, w1g = x1.clone().requires_grad_(), w1.clone().requires_grad_()
+
+    def fwd_1d() -> Any:
+        return F.conv1d(x1, w1, b, padding=1)
+
+    def fwd_bwd_1d() -> Any:
+        F.conv1d(x1g, w1g, bg, padding=1).sum().backward()
+
+    return {
+        "conv2d fwd": fwd,
+        "conv2d fwd+bwd": fwd_bwd,
+        "conv1d fwd": fwd_1d,
+        "conv1d fwd+bwd": fwd_bwd_1d,
+    }
 
 
 def cnn_step(lib: Any, F: Any) -> Callable[[], Any]:

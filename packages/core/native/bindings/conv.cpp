@@ -43,6 +43,55 @@ void init_conv(nb::module_& m) {
       nb::arg("output_size").none(),
       "The adjoint of _nn_im2col: sums [N, C * prod(kernel_size), prod(output_size)] columns "
       "back into a [N, C, *input_size] tensor.");
+  // The convolution natives: kernel sizes come from the weight (forward, input gradient) or
+  // kernel_size (weight gradient); output sizes from output_size or grad_output.
+  m.def(
+      "_nn_conv",
+      [](nb::handle input, nb::handle weight, nb::handle bias, nb::handle stride,
+         nb::handle padding, nb::handle dilation, nb::handle groups, nb::handle output_size) {
+        const char* op = "nn_conv";
+        return wrap(
+            conv_forward(tensor_argument(input, op, "input"), tensor_argument(weight, op, "weight"),
+                         bias.is_none() ? Tensor() : tensor_argument(bias, op, "bias"),
+                         geometry(nb::make_tuple(), dilation, padding, stride, output_size, op),
+                         int_argument(groups, op, "groups")));
+      },
+      nb::arg("input").none(), nb::arg("weight").none(), nb::arg("bias").none(),
+      nb::arg("stride").none(), nb::arg("padding").none(), nb::arg("dilation").none(),
+      nb::arg("groups").none(), nb::arg("output_size").none(),
+      "Convolution (cross-correlation) of a [N, C, *spatial] input with a [C_out, C / groups, "
+      "*kernel] weight and optional [C_out] bias -> [N, C_out, *output_size].");
+  m.def(
+      "_nn_conv_input_grad",
+      [](nb::handle grad_output, nb::handle weight, nb::handle input_size, nb::handle stride,
+         nb::handle padding, nb::handle dilation, nb::handle groups) {
+        const char* op = "nn_conv_input_grad";
+        return wrap(conv_input_grad(
+            tensor_argument(grad_output, op, "grad_output"), tensor_argument(weight, op, "weight"),
+            to_int_list(input_size, op, "input_size"),
+            geometry(nb::make_tuple(), dilation, padding, stride, nb::make_tuple(), op),
+            int_argument(groups, op, "groups")));
+      },
+      nb::arg("grad_output").none(), nb::arg("weight").none(), nb::arg("input_size").none(),
+      nb::arg("stride").none(), nb::arg("padding").none(), nb::arg("dilation").none(),
+      nb::arg("groups").none(),
+      "The gradient of _nn_conv's input (a transposed convolution): [N, C_out, *out] -> [N, C, "
+      "*input_size].");
+  m.def(
+      "_nn_conv_weight_grad",
+      [](nb::handle grad_output, nb::handle input, nb::handle kernel_size, nb::handle stride,
+         nb::handle padding, nb::handle dilation, nb::handle groups) {
+        const char* op = "nn_conv_weight_grad";
+        return wrap(conv_weight_grad(
+            tensor_argument(grad_output, op, "grad_output"), tensor_argument(input, op, "input"),
+            geometry(kernel_size, dilation, padding, stride, nb::make_tuple(), op),
+            int_argument(groups, op, "groups")));
+      },
+      nb::arg("grad_output").none(), nb::arg("input").none(), nb::arg("kernel_size").none(),
+      nb::arg("stride").none(), nb::arg("padding").none(), nb::arg("dilation").none(),
+      nb::arg("groups").none(),
+      "The gradient of _nn_conv's weight: [N, C_out, *out] and [N, C, *spatial] -> [C_out, "
+      "C / groups, *kernel_size].");
 }
 
 }  // namespace ember::py

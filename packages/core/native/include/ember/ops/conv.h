@@ -21,4 +21,19 @@ Tensor im2col(const Tensor& input, const WindowGeometry& g, double pad_value = 0
 // land on one input position.
 Tensor col2im(const Tensor& columns, const Shape& input_size, const WindowGeometry& g);
 
+// Convolution as per-sample im2col + GEMM, samples split over the pool (one native call per
+// pass; no [C * K, N * L] matrix). The kernel size is the weight's trailing dims; `g.kernel` is
+// ignored by conv_forward and conv_input_grad. input [N, C, *S], weight [C_out, C / groups, *k],
+// optional bias [C_out] (undefined for none) -> [N, C_out, *g.out_size].
+Tensor conv_forward(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                    const WindowGeometry& g, int64_t groups);
+// The gradient of conv_forward's input (the transposed convolution): grad_output
+// [N, C_out, *out], weight [C_out, C / groups, *k] -> [N, C, *input_size].
+Tensor conv_input_grad(const Tensor& grad_output, const Tensor& weight, const Shape& input_size,
+                       const WindowGeometry& g, int64_t groups);
+// The gradient of conv_forward's weight: grad_output [N, C_out, *out], input [N, C, *S] ->
+// [C_out, C / groups, *g.kernel].
+Tensor conv_weight_grad(const Tensor& grad_output, const Tensor& input, const WindowGeometry& g,
+                        int64_t groups);
+
 }  // namespace ember

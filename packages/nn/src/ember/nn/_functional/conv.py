@@ -1,15 +1,15 @@
-"""Convolutions (conv1d/2d/3d) and transposed convolutions, as im2col + one batched GEMM.
+"""Convolutions (conv1d/2d/3d) and transposed convolutions, one native call each way.
 
-``_C._nn_im2col`` copies the input's windows into columns [N, C * K, L] (K kernel positions,
-L output positions) and a matmul with the weight [C_out, C * K] gives the output; groups are a
-batch dim of the matmul. The transposed convolution is the adjoint: weight^T @ input, summed back
-into the output by ``_C._nn_col2im``. Both natives are each other's derivative, so backward is
-two GEMMs (through matmul's rule) and one native pass.
+``_C._nn_conv`` runs per-sample im2col + GEMM (bias included) with the samples split over the
+pool; its gradients are ``_C._nn_conv_input_grad`` (GEMM + col2im per sample) and
+``_C._nn_conv_weight_grad`` (one GEMM per sample summed over the batch). The transposed
+convolution is the input gradient of the convolution whose weight it holds. The three natives are
+each other's derivatives (derivatives/conv.py), so every order of gradient stays native. This
+module checks torch's arguments and computes the output geometry.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ember._tensor import Tensor
@@ -138,79 +138,8 @@ def _conv(
             f"kernel size {fmt(effective)} and padding {fmt(pad)} is too small"
         )
     _bias_check(weight, bias, c_out)
-    if d < 3:
-        out = _conv_one_gemm(x, weight, kernel, s, pad, dil, out_size, groups, d)
-    else:
-        out = _conv_batched(x, weight, kernel, s, pad, dil, out_size, groups)
-    out = _add_bias(out, bias, d)
+    out = _C._nn_conv(x, weight, bias, s, pad, dil, groups, out_size)
     return out.squeeze(0) if unbatched else out
-
-
-def _conv_one_gemm(
-    x: Any,
-    weight: Any,
-    kernel: tuple[int, ...],
-    s: tuple[int, ...],
-    pad: tuple[int, ...],
-    dil: tuple[int, ...],
-    out_size: tuple[int, ...],
-    groups: int,
-    d: int,
-) -> Any:
-    # The batch becomes a unit-kernel spatial dim of a (d+1)-d im2col over [1, C, N, *spatial],
-    # so the columns come out [C * K, N * L] and each group is ONE GEMM (forward, and through
-    # matmul's rule both gradients), not N small ones.
-    n, c = x.shape[0], x.shape[1]
-    c_out = weight.shape[0]
-    k = math.prod(kernel)
-    length = math.prod(out_size)
-    planes = x.transpose(0, 1).contiguous()
-    if k == 1 and all(v == 1 for v in s) and not any(pad):
-        columns = planes.reshape(c, n * length)
-    else:
-        columns = _C._nn_im2col(
-            planes.unsqueeze(0),
-            (1, *kernel),
-            (1, *dil),
-            (0, *pad),
-            (1, *s),
-            (n, *out_size),
-        ).reshape(c * k, n * length)
-    if groups == 1:
-        out = weight.reshape(c_out, c * k) @ columns
-    else:
-        g_in = c // groups
-        w = weight.reshape(groups, c_out // groups, g_in * k)
-        out = w @ columns.reshape(groups, g_in * k, n * length)
-    return out.reshape(c_out, n, *out_size).transpose(0, 1).contiguous()
-
-
-def _conv_batched(
-    x: Any,
-    weight: Any,
-    kernel: tuple[int, ...],
-    s: tuple[int, ...],
-    pad: tuple[int, ...],
-    dil: tuple[int, ...],
-    out_size: tuple[int, ...],
-    groups: int,
-) -> Any:
-    # 3-d: the natives stop at 3 spatial dims, so the batch stays a matmul batch dim.
-    n, c = x.shape[0], x.shape[1]
-    c_out = weight.shape[0]
-    k = math.prod(kernel)
-    length = math.prod(out_size)
-    if k == 1 and all(v == 1 for v in s) and not any(pad):
-        columns = x.reshape(n, c, length)
-    else:
-        columns = _C._nn_im2col(x, kernel, dil, pad, s, out_size)
-    if groups == 1:
-        out = weight.reshape(c_out, c * k) @ columns
-    else:
-        g_in = c // groups
-        w = weight.reshape(groups, c_out // groups, g_in * k)
-        out = w @ columns.reshape(n, groups, g_in * k, length)
-    return out.reshape(n, c_out, *out_size)
 
 
 def conv1d(
@@ -304,7 +233,7 @@ def _conv_transpose(
             "output padding must be smaller than either stride or dilation, but got "
             f"output_padding={list(out_pad)}, stride={list(s)}, dilation={list(dil)}"
         )
-    n, c = x.shape[0], x.shape[1]
+    c = x.shape[1]
     if weight.shape[0] != c:
         raise RuntimeError(
             f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
@@ -328,14 +257,8 @@ def _conv_transpose(
             "but the output size must be positive"
         )
     _bias_check(weight, bias, c_out)
-    k = math.prod(kernel)
-    length = math.prod(spatial)
-    g_in = c // groups
-    w = weight.reshape(groups, g_in, (c_out // groups) * k).transpose(1, 2)
-    columns = w @ x.reshape(n, groups, g_in, length)
-    out = _C._nn_col2im(
-        columns.reshape(n, c_out * k, length), out_size, kernel, dil, pad, s, spatial
-    )
+    # The transposed convolution is the input gradient of the convolution whose weight it holds.
+    out = _C._nn_conv_input_grad(x, weight, out_size, s, pad, dil, groups)
     out = _add_bias(out, bias, d)
     return out.squeeze(0) if unbatched else out
 

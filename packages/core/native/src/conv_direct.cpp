@@ -1,0 +1,221 @@
+// The direct stride-1 convolution (conv_direct.h). An 8 x 48 register tile of outputs (8 output
+// channels, 48 consecutive positions of the padded-width output grid) accumulates over every
+// (channel, tap) pair with one broadcast weight and three vector loads per pair; positions past
+// each row's end are computed from the padding and dropped.
+#include "conv_direct.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "ember/kernels.h"
+
+namespace ember {
+namespace {
+
+constexpr int64_t kVec = 16;         // floats per AVX-512 register
+constexpr int64_t kTile = 3 * kVec;  // output positions per micro-kernel call
+constexpr int64_t kRows = 8;         // output channels per micro-kernel call
+
+struct Padded {
+  int64_t Hp, Wp, plane, P, Ppad, xsize;
+};
+
+Padded padded(const DirectConv& d) {
+  Padded p{};
+  p.Hp = d.OH + d.dh * (d.kh - 1);
+  p.Wp = d.OW + d.dw * (d.kw - 1);
+  p.plane = p.Hp * p.Wp;
+  p.P = d.OH * p.Wp;
+  p.Ppad = (p.P + kTile - 1) / kTile * kTile;
+  // The last tile reads up to (Ppad - P) + (kw - 1) * dw past the last plane.
+  p.xsize = d.Cg * p.plane + (p.Ppad - p.P) + d.dw * (d.kw - 1) + kVec;
+  return p;
+}
+
+template <int MR>
+__attribute__((target("avx512f,fma"))) void micro(const float* x, const int64_t* off, int64_t kk,
+                                                  const float* w, int64_t ldw, float* out,
+                                                  int64_t ldo) {
+  __m512 acc[MR][3];
+  for (int r = 0; r < MR; ++r) {
+    acc[r][0] = _mm512_setzero_ps();
+    acc[r][1] = _mm512_setzero_ps();
+    acc[r][2] = _mm512_setzero_ps();
+  }
+  for (int64_t k = 0; k < kk; ++k) {
+    const float* b = x + off[k];
+    const __m512 b0 = _mm512_loadu_ps(b);
+    const __m512 b1 = _mm512_loadu_ps(b + kVec);
+    const __m512 b2 = _mm512_loadu_ps(b + 2 * kVec);
+    for (int r = 0; r < MR; ++r) {
+      const __m512 a = _mm512_set1_ps(w[r * ldw + k]);
+      acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
+      acc[r][2] = _mm512_fmadd_ps(a, b2, acc[r][2]);
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(out + r * ldo, acc[r][0]);
+    _mm512_storeu_ps(out + r * ldo + kVec, acc[r][1]);
+    _mm512_storeu_ps(out + r * ldo + 2 * kVec, acc[r][2]);
+  }
+}
+
+using Micro = void (*)(const float*, const int64_t*, int64_t, const float*, int64_t, float*,
+                       int64_t);
+constexpr Micro kMicro[kRows + 1] = {nullptr,  micro<1>, micro<2>, micro<3>, micro<4>,
+                                     micro<5>, micro<6>, micro<7>, micro<8>};
+
+// dw[r, q] += sum_p g[r * ldg + p] * x[off[q] + p] over p in [0, P), P a multiple of kVec: MR
+// output channels by NK taps, each accumulator a vector of partial sums over p.
+template <int MR, int NK>
+__attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg, const float* x,
+                                                     const int64_t* off, int64_t P, float* dw,
+                                                     int64_t ldw) {
+  __m512 acc[MR][NK];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_setzero_ps();
+  }
+  const float* xs[NK];
+  for (int q = 0; q < NK; ++q) xs[q] = x + off[q];
+  for (int64_t p = 0; p < P; p += kVec) {
+    __m512 b[NK];
+    for (int q = 0; q < NK; ++q) b[q] = _mm512_loadu_ps(xs[q] + p);
+    for (int r = 0; r < MR; ++r) {
+      const __m512 a = _mm512_loadu_ps(g + r * ldg + p);
+      for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_fmadd_ps(a, b[q], acc[r][q]);
+    }
+  }
+  alignas(64) float lanes[kVec];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NK; ++q) {
+      _mm512_store_ps(lanes, acc[r][q]);
+      float sum = 0.0f;
+      for (float v : lanes) sum += v;
+      dw[r * ldw + q] += sum;
+    }
+  }
+}
+
+constexpr int kDwRows = 4, kDwTaps = 6;
+using MicroDw = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, float*,
+                         int64_t);
+
+template <int MR, int... NK>
+constexpr std::array<MicroDw, kDwTaps> dw_row(std::integer_sequence<int, NK...>) {
+  return {micro_dw<MR, NK + 1>...};
+}
+constexpr std::array<std::array<MicroDw, kDwTaps>, kDwRows> kMicroDw = {
+    dw_row<1>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<2>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<3>(std::make_integer_sequence<int, kDwTaps>{}),
+    dw_row<4>(std::make_integer_sequence<int, kDwTaps>{})};
+
+std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
+  std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
+  for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
+    for (int64_t a = 0; a < d.kh; ++a) {
+      for (int64_t b = 0; b < d.kw; ++b, ++k) off[k] = c * p.plane + a * d.dh * p.Wp + b * d.dw;
+    }
+  }
+  return off;
+}
+
+// Channels [c0, c0 + Cg) of src into the padded buffer; the slack past the planes is zeroed.
+void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x) {
+  const int64_t jlo = std::clamp<int64_t>(d.pw, 0, p.Wp);
+  const int64_t jhi = std::clamp<int64_t>(d.W + d.pw, jlo, p.Wp);
+  for (int64_t c = 0; c < d.Cg; ++c) {
+    for (int64_t i = 0; i < p.Hp; ++i) {
+      float* row = x + c * p.plane + i * p.Wp;
+      const int64_t si = i - d.ph;
+      if (si < 0 || si >= d.H || jhi <= jlo) {
+        std::fill(row, row + p.Wp, 0.0f);
+        continue;
+      }
+      std::fill(row, row + jlo, 0.0f);
+      std::memcpy(row + jlo, src + (c * d.H + si) * d.W + (jlo - d.pw),
+                  sizeof(float) * (jhi - jlo));
+      std::fill(row + jhi, row + p.Wp, 0.0f);
+    }
+  }
+  std::fill(x + d.Cg * p.plane, x + p.xsize, 0.0f);
+}
+
+}  // namespace
+
+bool conv_direct_available() {
+  static const bool ok = std::strcmp(cpu_capability(), "avx512") == 0;
+  return ok;
+}
+
+int64_t conv_direct_scratch(const DirectConv& d) {
+  const Padded p = padded(d);
+  return p.xsize + d.Cog * p.Ppad;
+}
+
+void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
+                     float* out, float* scratch) {
+  const Padded p = padded(d);
+  const int64_t kk = d.Cg * d.kh * d.kw;
+  const std::vector<int64_t> off = tap_offsets(d, p);
+  float* x = scratch;
+  float* acc = scratch + p.xsize;
+  for (int64_t g = 0; g < d.G; ++g) {
+    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    const float* w = weight + g * d.Cog * kk;
+    for (int64_t p0 = 0; p0 < p.Ppad; p0 += kTile) {
+      for (int64_t o0 = 0; o0 < d.Cog; o0 += kRows) {
+        const int64_t mr = std::min(kRows, d.Cog - o0);
+        kMicro[mr](x + p0, off.data(), kk, w + o0 * kk, kk, acc + o0 * p.Ppad + p0, p.Ppad);
+      }
+    }
+    // The valid columns of each padded-width row, plus the bias.
+    for (int64_t o = 0; o < d.Cog; ++o) {
+      const float shift = bias != nullptr ? bias[g * d.Cog + o] : 0.0f;
+      float* dst = out + (g * d.Cog + o) * d.OH * d.OW;
+      for (int64_t i = 0; i < d.OH; ++i) {
+        const float* row = acc + o * p.Ppad + i * p.Wp;
+        for (int64_t j = 0; j < d.OW; ++j) dst[i * d.OW + j] = row[j] + shift;
+      }
+    }
+  }
+}
+
+void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
+                                 float* dw, float* scratch) {
+  const Padded p = padded(d);
+  const int64_t kk = d.Cg * d.kh * d.kw;
+  const std::vector<int64_t> off = tap_offsets(d, p);
+  float* x = scratch;
+  float* gp = scratch + p.xsize;
+  for (int64_t g = 0; g < d.G; ++g) {
+    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    // grad on the padded-width grid: zeros past each row's end and past the last row.
+    for (int64_t o = 0; o < d.Cog; ++o) {
+      const float* rows = grad + (g * d.Cog + o) * d.OH * d.OW;
+      float* dst = gp + o * p.Ppad;
+      for (int64_t i = 0; i < d.OH; ++i) {
+        std::memcpy(dst + i * p.Wp, rows + i * d.OW, sizeof(float) * d.OW);
+        std::fill(dst + i * p.Wp + d.OW, dst + (i + 1) * p.Wp, 0.0f);
+      }
+      std::fill(dst + p.P, dst + p.Ppad, 0.0f);
+    }
+    float* w = dw + g * d.Cog * kk;
+    for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwRows) {
+      const int64_t mr = std::min<int64_t>(kDwRows, d.Cog - o0);
+      for (int64_t k0 = 0; k0 < kk; k0 += kDwTaps) {
+        const int64_t nk = std::min<int64_t>(kDwTaps, kk - k0);
+        kMicroDw[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
+                                 w + o0 * kk + k0, kk);
+      }
+    }
+  }
+}
+
+}  // namespace ember
