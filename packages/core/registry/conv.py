@@ -29,4 +29,40 @@ OPS = [
             "prod(output_size)]; positions outside the input read pad_value."
         ),
     ),
+    Op(
+        "_nn_conv",
+        function=(
+            "(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequence[int], "
+            "padding: Sequence[int], dilation: Sequence[int], groups: int, "
+            "output_size: Sequence[int]) -> Tensor"
+        ),
+        grad="rule",
+        doc=(
+            "Convolution of a [N, C_in, *spatial] input with [C_out, C_in / groups, *kernel] "
+            "weights (1-3 spatial dims), bias added, into the given output size."
+        ),
+    ),
+    Op(
+        "_nn_conv_input_grad",
+        function=(
+            "(grad_output: Tensor, weight: Tensor, input_size: Sequence[int], "
+            "stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int], "
+            "groups: int) -> Tensor"
+        ),
+        grad="rule",
+        doc=(
+            "The gradient of _nn_conv with respect to its input (also the transposed "
+            "convolution): a [N, C_in, *input_size] tensor."
+        ),
+    ),
+    Op(
+        "_nn_conv_weight_grad",
+        function=(
+            "(grad_output: Tensor, input: Tensor, kernel_size: Sequence[int], "
+            "stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int], "
+            "groups: int) -> Tensor"
+        ),
+        grad="rule",
+        doc="The gradient of _nn_conv with respect to its weight: [C_out, C_in / groups, *kernel].",
+    ),
 ]

@@ -2112,6 +2112,34 @@ def _nn_col2im(
     stride: builtins.int | Sequence[builtins.int] | None,
     output_size: builtins.int | Sequence[builtins.int],
 ) -> Tensor: ...
+def _nn_conv(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    dilation: Sequence[builtins.int],
+    groups: builtins.int,
+    output_size: Sequence[builtins.int],
+) -> Tensor: ...
+def _nn_conv_input_grad(
+    grad_output: Tensor,
+    weight: Tensor,
+    input_size: Sequence[builtins.int],
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    dilation: Sequence[builtins.int],
+    groups: builtins.int,
+) -> Tensor: ...
+def _nn_conv_weight_grad(
+    grad_output: Tensor,
+    input: Tensor,
+    kernel_size: Sequence[builtins.int],
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    dilation: Sequence[builtins.int],
+    groups: builtins.int,
+) -> Tensor: ...
 def _fused_adam_(*args: Any, **kwargs: Any) -> Any: ...
 def _fused_sgd_(*args: Any, **kwargs: Any) -> Any: ...
 def get_num_threads() -> builtins.int: ...
