@@ -11,6 +11,46 @@ ALL_DTYPES = (
 
 # (op, tensors it takes, accepted dtypes): the others must raise a typed error.
 DTYPE_ROWS = [
+    (
+        "angle",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("complex", 2, "float32 float64"),
+    (
+        "conj",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "conj_physical",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("imag", 1, "complex64 complex128"),
+    (
+        "real",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "resolve_conj",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("view_as_real", 1, "complex64 complex128"),
+    ("addcdiv", 3, "float16 bfloat16 float32 float64 complex64 complex128"),
+    (
+        "addcmul",
+        3,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "diff",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("float_power", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     ("heaviside", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     (
         "abs",
@@ -342,6 +382,68 @@ DTYPE_ROWS = [
 
 # (op, doctest): each example must print what it shows.
 EXAMPLES = [
+    ("__complex__", ">>> complex(ember.tensor([1 + 2j]))\n(1+2j)"),
+    (
+        "angle",
+        ">>> ember.angle(ember.tensor([-1.0, 2.0], dtype=ember.float64)).tolist()\n[3.141592653589793, 0.0]\n>>> ember.angle(ember.tensor([1j], dtype=ember.complex128)).tolist()\n[1.5707963267948966]",
+    ),
+    ("complex", ">>> ember.complex(ember.tensor([1.0]), ember.tensor([2.0])).tolist()\n[(1+2j)]"),
+    (
+        "conj",
+        ">>> y = ember.tensor([1 + 2j]).conj()\n>>> y.is_conj()\nTrue\n>>> y.tolist()\n[(1-2j)]",
+    ),
+    (
+        "conj_physical",
+        ">>> y = ember.conj_physical(ember.tensor([1 + 2j]))\n>>> y.is_conj()\nFalse\n>>> y.tolist()\n[(1-2j)]",
+    ),
+    ("imag", ">>> ember.imag(ember.tensor([1 + 2j])).tolist()\n[2.0]"),
+    (
+        "is_complex",
+        ">>> ember.is_complex(ember.tensor([1j]))\nTrue\n>>> ember.is_complex(ember.tensor([1.0]))\nFalse",
+    ),
+    (
+        "is_conj",
+        ">>> x = ember.tensor([1 + 2j])\n>>> x.is_conj()\nFalse\n>>> x.conj().is_conj()\nTrue",
+    ),
+    ("real", ">>> ember.real(ember.tensor([1 + 2j])).tolist()\n[1.0]"),
+    (
+        "resolve_conj",
+        ">>> y = ember.tensor([1 + 2j]).conj().resolve_conj()\n>>> y.is_conj()\nFalse\n>>> y.tolist()\n[(1-2j)]",
+    ),
+    (
+        "view_as_complex",
+        ">>> ember.view_as_complex(ember.tensor([[1.0, 2.0], [3.0, 0.0]])).tolist()\n[(1+2j), (3+0j)]",
+    ),
+    ("view_as_real", ">>> ember.view_as_real(ember.tensor([1 + 2j])).tolist()\n[[1.0, 2.0]]"),
+    (
+        "addcdiv",
+        ">>> one, six, three = ember.tensor([1.0]), ember.tensor([6.0]), ember.tensor([3.0])\n>>> ember.addcdiv(one, six, three, value=0.5).tolist()\n[2.0]",
+    ),
+    (
+        "addcmul",
+        ">>> one, two, three = ember.tensor([1.0]), ember.tensor([2.0]), ember.tensor([3.0])\n>>> ember.addcmul(one, two, three, value=2).tolist()\n[13.0]",
+    ),
+    (
+        "diff",
+        ">>> x = ember.tensor([1, 4, 9, 16])\n>>> ember.diff(x).tolist()\n[3, 5, 7]\n>>> ember.diff(x, n=2).tolist()\n[2, 2]",
+    ),
+    ("dim", ">>> ember.zeros(2, 3).dim()\n2"),
+    (
+        "float_power",
+        ">>> y = ember.float_power(ember.tensor([2, 3]), 2)\n>>> y.tolist()\n[4.0, 9.0]\n>>> y.dtype\nember.float64",
+    ),
+    (
+        "heaviside",
+        ">>> ember.heaviside(ember.tensor([-1.0, 0.0, 2.0]), ember.tensor([0.5])).tolist()\n[0.0, 0.5, 1.0]",
+    ),
+    (
+        "log_softmax",
+        ">>> y = ember.log_softmax(ember.tensor([0.0, 0.0]), dim=0)\n>>> y.exp().tolist()\n[0.5, 0.5]",
+    ),
+    (
+        "softmax",
+        ">>> ember.softmax(ember.tensor([[1.0, 1.0], [0.0, 0.0]]), dim=1).tolist()\n[[0.5, 0.5], [0.5, 0.5]]",
+    ),
     ("__len__", ">>> len(ember.zeros(4, 2))\n4"),
     ("abs", ">>> ember.abs(ember.tensor([-2, 0, 3])).tolist()\n[2, 0, 3]"),
     ("absolute", ">>> ember.absolute(ember.tensor([-1.5, 2.0])).tolist()\n[1.5, 2.0]"),
@@ -689,4 +791,16 @@ EXAMPLES = [
     ("unique", ">>> ember.unique(ember.tensor([3, 1, 3, 2])).tolist()\n[1, 2, 3]"),
     ("is_shared", ">>> ember.zeros(3).is_shared()\nFalse"),
     ("share_memory_", ">>> t = ember.zeros(3).share_memory_()\n>>> t.is_shared()\nTrue"),
+    ("_special_bessel_j0", ">>> ember.special.bessel_j0(ember.tensor([0.0])).tolist()\n[1.0]"),
+    ("_special_bessel_j1", ">>> ember.special.bessel_j1(ember.tensor([0.0])).tolist()\n[0.0]"),
+    ("_special_erfcx", ">>> ember.special.erfcx(ember.tensor([0.0])).tolist()\n[1.0]"),
+    ("_special_i0e", ">>> ember.special.i0e(ember.tensor([0.0])).tolist()\n[1.0]"),
+    ("_special_i1", ">>> ember.special.i1(ember.tensor([0.0])).tolist()\n[0.0]"),
+    ("_special_i1e", ">>> ember.special.i1e(ember.tensor([0.0])).tolist()\n[0.0]"),
+    ("_special_ndtri", ">>> ember.special.ndtri(ember.tensor([0.5])).tolist()\n[0.0]"),
+    (
+        "_special_zeta",
+        ">>> x = ember.tensor([2.0], dtype=ember.float64)\n>>> ember.special.zeta(x, 1.0).tolist()\n[1.6449340668482264]",
+    ),
+    ("i0", ">>> ember.i0(ember.tensor([0.0])).tolist()\n[1.0]"),
 ]
