@@ -71,7 +71,8 @@ OPS = [
     Op(
         "float_power",
         function=(
-            "(input: Tensor, exponent: Number | Tensor, *, out: Tensor | None = None) -> Tensor"
+            "(input: Tensor | Number, exponent: Number | Tensor, *, "
+            "out: Tensor | None = None) -> Tensor"
         ),
         method="(exponent: Number | Tensor) -> Tensor",
         inplace="(exponent: Number | Tensor) -> Tensor",

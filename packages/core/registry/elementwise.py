@@ -414,7 +414,7 @@ OPS = [
     Op(
         "divide",
         function=(
-            "(input: Tensor, other: Number | Tensor, *, rounding_mode: str | None = None, "
+            "(input: Tensor | Number, other: Number | Tensor, *, rounding_mode: str | None = None, "
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(other: Number | Tensor, *, rounding_mode: str | None = None) -> Tensor",
@@ -1003,7 +1003,10 @@ OPS = [
     ),
     Op(
         "multiply",
-        function="(input: Tensor, other: Number | Tensor, *, out: Tensor | None = None) -> Tensor",
+        function=(
+            "(input: Tensor | Number, other: Number | Tensor, *, "
+            "out: Tensor | None = None) -> Tensor"
+        ),
         method="(other: Number | Tensor) -> Tensor",
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="all",
@@ -1088,7 +1091,10 @@ OPS = [
     ),
     Op(
         "pow",
-        function="(input: Tensor, other: Tensor | Number, *, out: Tensor | None = None) -> Tensor",
+        function=(
+            "(input: Tensor | Number, other: Tensor | Number, *, "
+            "out: Tensor | None = None) -> Tensor"
+        ),
         method="(other: Tensor | Number) -> Tensor",
         inplace="(other: Tensor | Number) -> Tensor",
         operators=("__ipow__", "__pow__", "__rpow__"),
@@ -1124,7 +1130,10 @@ OPS = [
     ),
     Op(
         "remainder",
-        function="(input: Tensor, other: Number | Tensor, *, out: Tensor | None = None) -> Tensor",
+        function=(
+            "(input: Tensor | Number, other: Number | Tensor, *, "
+            "out: Tensor | None = None) -> Tensor"
+        ),
         method="(other: Number | Tensor) -> Tensor",
         inplace="(other: Number | Tensor) -> Tensor",
         operators=("__imod__", "__mod__", "__rmod__"),
@@ -1260,7 +1269,7 @@ OPS = [
     Op(
         "subtract",
         function=(
-            "(input: Tensor, other: Number | Tensor, *, alpha: Number = 1, "
+            "(input: Tensor | Number, other: Number | Tensor, *, alpha: Number = 1, "
             "out: Tensor | None = None) -> Tensor"
         ),
         dtypes="numeric+complex",

@@ -54,7 +54,10 @@ OPS = [
     ),
     Op(
         "_special_zeta",
-        function="(input: Tensor, other: Tensor | Number, *, out: Tensor | None = None) -> Tensor",
+        function=(
+            "(input: Tensor | Number, other: Tensor | Number, *, "
+            "out: Tensor | None = None) -> Tensor"
+        ),
         grad="rule",
         doc="The Hurwitz zeta function sum over k >= 0 of (k + other)**-input (special.zeta).",
         example=(
