@@ -107,7 +107,7 @@ FUZZ_ROWS = [
     (
         "float_power",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("exponent", "pos", "Number | Tensor", True),
             ("out", "kw", "Tensor | None", False),
         ),
@@ -351,8 +351,14 @@ FUZZ_ROWS = [
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.add", (("other", "pos", "Any", True), ("alpha", "kw", "Number | None", False))),
-    ("Tensor.add_", (("other", "pos", "Any", True), ("alpha", "kw", "Number | None", False))),
+    (
+        "Tensor.add",
+        (("other", "pos", "Tensor | Number", True), ("alpha", "kw", "Number | None", False)),
+    ),
+    (
+        "Tensor.add_",
+        (("other", "pos", "Tensor | Number", True), ("alpha", "kw", "Number | None", False)),
+    ),
     ("Tensor.__add__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__iadd__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__radd__", (("other", "pos", "Tensor | Number", True),)),
@@ -588,7 +594,7 @@ FUZZ_ROWS = [
     (
         "divide",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Number | Tensor", True),
             ("rounding_mode", "kw", "str | None", False),
             ("out", "kw", "Tensor | None", False),
@@ -647,8 +653,8 @@ FUZZ_ROWS = [
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.floor_divide", (("other", "pos", "Any", True),)),
-    ("Tensor.floor_divide_", (("other", "pos", "Any", True),)),
+    ("Tensor.floor_divide", (("other", "pos", "Tensor | Number", True),)),
+    ("Tensor.floor_divide_", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__floordiv__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__ifloordiv__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__rfloordiv__", (("other", "pos", "Tensor | Number", True),)),
@@ -970,15 +976,15 @@ FUZZ_ROWS = [
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.mul", (("other", "pos", "Any", True),)),
-    ("Tensor.mul_", (("other", "pos", "Any", True),)),
+    ("Tensor.mul", (("other", "pos", "Tensor | Number", True),)),
+    ("Tensor.mul_", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__imul__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__mul__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__rmul__", (("other", "pos", "Tensor | Number", True),)),
     (
         "multiply",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Number | Tensor", True),
             ("out", "kw", "Tensor | None", False),
         ),
@@ -1045,7 +1051,7 @@ FUZZ_ROWS = [
     (
         "pow",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Tensor | Number", True),
             ("out", "kw", "Tensor | None", False),
         ),
@@ -1064,7 +1070,7 @@ FUZZ_ROWS = [
     (
         "remainder",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Number | Tensor", True),
             ("out", "kw", "Tensor | None", False),
         ),
@@ -1120,15 +1126,21 @@ FUZZ_ROWS = [
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.sub", (("other", "pos", "Any", True), ("alpha", "kw", "Number | None", False))),
-    ("Tensor.sub_", (("other", "pos", "Any", True), ("alpha", "kw", "Number | None", False))),
+    (
+        "Tensor.sub",
+        (("other", "pos", "Tensor | Number", True), ("alpha", "kw", "Number | None", False)),
+    ),
+    (
+        "Tensor.sub_",
+        (("other", "pos", "Tensor | Number", True), ("alpha", "kw", "Number | None", False)),
+    ),
     ("Tensor.__isub__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__rsub__", (("other", "pos", "Tensor | Number", True),)),
     ("Tensor.__sub__", (("other", "pos", "Tensor | Number", True),)),
     (
         "subtract",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Number | Tensor", True),
             ("alpha", "kw", "Number", False),
             ("out", "kw", "Tensor | None", False),
@@ -1148,8 +1160,8 @@ FUZZ_ROWS = [
             ("out", "kw", "Tensor | None", False),
         ),
     ),
-    ("Tensor.true_divide", (("other", "pos", "Any", True),)),
-    ("Tensor.true_divide_", (("other", "pos", "Any", True),)),
+    ("Tensor.true_divide", (("other", "pos", "Tensor | Number", True),)),
+    ("Tensor.true_divide_", (("other", "pos", "Tensor | Number", True),)),
     ("trunc", (("input", "pos", "Tensor", True), ("out", "kw", "Tensor | None", False))),
     ("Tensor.trunc", ()),
     ("Tensor.trunc_", ()),
@@ -3141,7 +3153,7 @@ FUZZ_ROWS = [
     (
         "_special_zeta",
         (
-            ("input", "pos", "Tensor", True),
+            ("input", "pos", "Tensor | Number", True),
             ("other", "pos", "Tensor | Number", True),
             ("out", "kw", "Tensor | None", False),
         ),
