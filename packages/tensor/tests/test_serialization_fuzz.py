@@ -242,7 +242,7 @@ def test_torch_style_zip_with_a_reduce_gadget_is_refused() -> None:
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("archive/data.pkl", pickle.dumps({"w": Boom()}, protocol=2))
         archive.writestr("archive/version", "3\n")
-    rejects(buffer.getvalue(), "weights-only load refused", "_pytest.outcomes")
+    rejects(buffer.getvalue(), "Weights only load failed", "_pytest.outcomes")
 
 
 # ---- hostile torch checkpoints: the restricted unpickler and the archive checks.
@@ -289,16 +289,16 @@ def hostile_globals(marker: Path) -> list[bytes]:
 def test_hostile_checkpoints_run_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     for raw in hostile_globals(marker):
-        rejects(tp.archive(raw), "weights-only load refused", "weights_only=False")
+        rejects(tp.archive(raw), "Weights only load failed", "weights_only=False")
         assert not marker.exists()
 
 
 def test_build_on_an_allowed_class_is_refused() -> None:
     # BUILD would setattr on collections.OrderedDict itself, for the whole process.
     raw = tp.PickleWriter().glob("collections", "OrderedDict").value(({"keys": 1},)).op(b"b").done()
-    rejects(tp.archive(raw), "refused BUILD")
+    rejects(tp.archive(raw), "cannot set the state")
     slots = tp.PickleWriter().glob("torch", "FloatStorage").value((None, {"dtype": 1})).op(b"b")
-    rejects(tp.archive(slots.done()), "refused BUILD")
+    rejects(tp.archive(slots.done()), "cannot set the state")
     assert not hasattr(collections_ordered_dict(), "keys_")
     # an OrderedDict's _metadata (state_dict()._metadata) is the one BUILD allowed
     meta = tp.PickleWriter().glob("collections", "OrderedDict").op(b")").op(b"R")
@@ -306,7 +306,7 @@ def test_build_on_an_allowed_class_is_refused() -> None:
     loaded = load_bytes(tp.archive(meta.done()))
     assert loaded == {} and loaded._metadata == {"": {"version": 1}}
     bad = tp.PickleWriter().glob("collections", "OrderedDict").op(b")").op(b"R")
-    rejects(tp.archive(bad.value({"__class__": 1}).op(b"b").done()), "refused BUILD")
+    rejects(tp.archive(bad.value({"__class__": 1}).op(b"b").done()), "cannot set the state")
 
 
 def collections_ordered_dict() -> Any:

@@ -4,8 +4,9 @@ only on the caller's explicit opt-in, a pickle section for other objects (docs/s
 A numpy array becomes a tensor record plus a tree node ``["ndarray", i]`` (``["npscalar", i]``
 for numpy scalars) and loads back as a numpy array. Objects outside the format go, all together,
 into one pickle stored as the uint8 entry ``__ember_pickle__``; the tree holds
-``["pickle", k, "module.Class"]`` for the k-th. ``load`` unpickles that entry only with
-``weights_only=False``.
+``["pickle", k, "module.Class"]`` for the k-th. ``load`` unpickles that entry with the
+weights-only unpickler (ember's rebuild functions and the user allowlist), or with plain pickle
+when ``weights_only=False``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from ember_core import _C
 
-__all__ = ["PICKLE_ENTRY", "PICKLE_KEY", "class_name", "is_numpy", "numpy_tensor", "refuse_pickle"]
+__all__ = ["PICKLE_ENTRY", "PICKLE_KEY", "class_name", "is_numpy", "numpy_tensor"]
 
 PICKLE_ENTRY = "__ember_pickle__"
 PICKLE_KEY = "ember.pickle"  # metadata: the index of the pickle section's tensor record
@@ -46,13 +47,3 @@ def numpy_tensor(obj: Any) -> Any | None:
 def class_name(obj: Any) -> str:
     cls = type(obj)
     return f"{cls.__module__}.{cls.__qualname__}"
-
-
-def refuse_pickle(name: str) -> Exception:
-    from ember._torch_format import UnpicklingError
-
-    return UnpicklingError(
-        f"[load] the file holds a {name} object in its pickle section, which loading would "
-        "unpickle (running code chosen by whoever wrote the file). If you trust the file's "
-        "source, load it with ember.load(f, weights_only=False)"
-    )

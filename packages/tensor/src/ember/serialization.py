@@ -22,9 +22,24 @@ from typing import IO, Any, BinaryIO, Union
 from ember import _safetensors as st
 from ember import _save_extras as extras
 from ember._device import device as _device
+from ember._safe_globals import (
+    add_safe_globals,
+    clear_safe_globals,
+    get_safe_globals,
+    safe_globals,
+    skip_data,
+)
 from ember_core import _C
 
-__all__ = ["load", "save"]
+__all__ = [
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "load",
+    "safe_globals",
+    "save",
+    "skip_data",
+]
 
 FileLike = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -502,12 +517,10 @@ def _decode_scalar(node: Any) -> Any:
 class _Decoder:
     """Rebuilds the object tree from its JSON nodes (tensors by index, each built once)."""
 
-    def __init__(
-        self, tensors: list[Callable[[], Any]], pickled: Callable[[], list[Any]] | None = None
-    ) -> None:
+    def __init__(self, tensors: list[Callable[[], Any]], pickled: Callable[[], list[Any]]) -> None:
         self._makers = tensors
         self._made: dict[int, Any] = {}
-        self._pickled = pickled  # loads the pickle section; None: refuse it (weights_only)
+        self._pickled = pickled  # loads the pickle section (restricted unless weights_only=False)
         self._unpickled: list[Any] | None = None
 
     def decode(self, node: Any, depth: int = 0) -> Any:
@@ -547,8 +560,6 @@ class _Decoder:
     def _pickle(self, node: list[Any]) -> Any:
         if len(node) != 3 or not st.is_int(node[1]) or not isinstance(node[2], str):
             raise st.fail(f"malformed pickle node {node!r:.100}")
-        if self._pickled is None:
-            raise extras.refuse_pickle(node[2][:200])
         if self._unpickled is None:
             self._unpickled = self._pickled()
         if not 0 <= node[1] < len(self._unpickled):
@@ -737,21 +748,39 @@ def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
         )
 
     makers = [maker(*c) for c in checked]
-    pickled = None
-    if not weights_only:
-        pickled = lambda: _unpickle_section(metadata, makers)  # noqa: E731
+    pickled = lambda: _unpickle_section(metadata, makers, weights_only)  # noqa: E731
     return _Decoder(makers, pickled).decode(tree)
 
 
-def _unpickle_section(metadata: dict[str, str], makers: list[Callable[[], Any]]) -> list[Any]:
-    """The objects of the pickle section (weights_only=False only: this runs the file's code)."""
+def _unpickle_section(
+    metadata: dict[str, str], makers: list[Callable[[], Any]], weights_only: bool
+) -> list[Any]:
+    """The objects of the pickle section: with weights_only, through the restricted unpickler
+    (ember's rebuild functions and the user allowlist only); else plain pickle, which runs the
+    file's code."""
     import pickle
+
+    from ember import _tensor_pickle, _weights_only
 
     index = metadata.get(extras.PICKLE_KEY, "")
     if not index.isdigit() or int(index) >= len(makers):
         raise st.fail("the file's pickle nodes name no pickle section")
     raw: Any = makers[int(index)]()
-    objects = pickle.loads(memoryview(raw.contiguous()).tobytes())
+    data = memoryview(raw.contiguous()).tobytes()
+    if weights_only:
+        unpickler = _weights_only.RestrictedUnpickler(
+            io.BytesIO(data), _tensor_pickle.implicit_globals()
+        )
+        try:
+            objects = unpickler.load()
+        except (_weights_only.UnpicklingError, RuntimeError, NotImplementedError):
+            raise
+        except Exception as error:  # malformed opcodes, allowed callables given bad arguments
+            raise _weights_only.fail(
+                f"the pickle section is malformed: {type(error).__name__}: {error}"
+            ) from None
+    else:
+        objects = pickle.loads(data)
     if not isinstance(objects, list):
         raise st.fail("the pickle section does not hold a list")
     return objects
