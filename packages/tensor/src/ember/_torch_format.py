@@ -260,8 +260,8 @@ class _Archive:
         except Exception as error:  # a bad CRC, a truncated member, a mismatched local header
             raise _fail(f"member {info.filename!r} cannot be read: {error}") from None
 
-    def storage(self, key: str, nbytes: int) -> Any:
-        """The bytes of ``data/<key>``, which must hold exactly ``nbytes``."""
+    def storage(self, key: str, nbytes: int, numel: int) -> Any:
+        """The bytes of ``data/<key>``, which must hold exactly ``nbytes`` (``numel`` items)."""
         info = self.members.get(f"{self.root}data/{key}")
         if info is None:
             raise _fail(f"storage {key!r} has no entry data/{key} in the archive")
@@ -316,7 +316,7 @@ class _StorageLoader:
             if found.dtype != dtype or found.numel != numel:
                 raise _fail(f"storage {key!r} is named twice with different dtypes or sizes")
             return found
-        made = _Storage(self.source.storage(key, numel * itemsize), dtype, numel)
+        made = _Storage(self.source.storage(key, numel * itemsize, numel), dtype, numel)
         self.storages[key] = made
         return made
 
@@ -417,9 +417,7 @@ def _check_globals(data: bytes, unpickler: Any) -> None:
     unpickler.proto = 0
 
 
-def unpickle(
-    data: IO[bytes], source: Any, map_location: Any, weights_only: bool, legacy: bool
-) -> Any:
+def unpickle(data: Any, source: Any, map_location: Any, weights_only: bool, legacy: bool) -> Any:
     """The main pickle of a torch file, storages from ``source``."""
     if not weights_only:
         return _FullUnpickler(data, source, map_location, legacy).load()

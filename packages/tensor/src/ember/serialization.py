@@ -474,6 +474,16 @@ class _Source:
             filled += got
         return base
 
+    def peek(self, n: int) -> bytes:
+        """The file's first ``n`` bytes (fewer when shorter), without moving the cursor."""
+        if self.map is not None:
+            return self.map[self.origin : self.origin + n]
+        position = self._fh.tell()
+        self._fh.seek(self.origin)
+        data = self._fh.read(n)
+        self._fh.seek(position)
+        return data
+
     def file(self) -> IO[bytes]:
         """The underlying seekable file, at the start of the saved data (torch zip archives)."""
         self._fh.seek(self.origin)
@@ -719,11 +729,14 @@ def _weights_only(weights_only: bool | None) -> bool:
 
 def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
     # Imported here: its zipfile/pickle stack costs ~15 ms of every `import ember`.
-    from ember import _torch_format
+    from ember import _torch_format, _torch_legacy
 
     prefix = source.read(8)
     if _torch_format.is_torch_zip(prefix):  # the one parser of torch.save's zip archives
         return _torch_format.load_torch_zip(source.file(), source.size, map_location, weights_only)
+    if _torch_legacy.is_torch_legacy(source.peek(32)):  # torch.save's legacy non-zip format
+        fh = source.file()
+        return _torch_legacy.load_torch_legacy(fh, source.size, map_location, weights_only)
     n = st.header_length(prefix, source.size)
     raw = source.read(n)
     if len(raw) != n:
