@@ -2,11 +2,12 @@
 
 The archive is checked first (one root folder, no duplicate or overlapping entries, stored
 entries only: torch never compresses, so every size is bounded by the file's). ``data.pkl`` is
-then read by an unpickler whose ``find_class`` returns only the callables in :data:`ALLOWED`,
-ember's own rebuild functions that check every argument; storages come from
-``persistent_load``, which checks each key, dtype and size against its zip entry before any
-tensor views it. ``weights_only=False`` swaps in an unpickler that imports what the file names:
-only for files the caller trusts.
+then read by the weights-only unpickler (``_weights_only``) over :data:`ALLOWED`, ember's own
+rebuild functions that check every argument, plus the user allowlist, where a ``torch.*`` name
+also matches the ember object it stands for; storages come from ``persistent_load``, which
+checks each key, dtype and size against its zip entry before any tensor views it. The legacy
+format (``_torch_legacy``) shares the unpicklers. ``weights_only=False`` swaps in an unpickler
+that imports what the file names: only for files the caller trusts.
 """
 
 from __future__ import annotations

@@ -101,7 +101,11 @@ class RestrictedUnpickler(pickle._Unpickler):
     """
 
     dispatch: ClassVar[dict[int, Callable[[Any], None]]] = dict(pickle._Unpickler.dispatch)
-    what = "file"  # how errors name the thing being loaded
+    # pickle._Unpickler's working state (set by load(); not in typeshed's stub)
+    stack: list[Any]
+    append: Callable[[Any], None]
+    pop_mark: Callable[[], list[Any]]
+    proto: int
 
     def __init__(self, file: Any, implicit: dict[str, Any]) -> None:
         super().__init__(file)

@@ -1,7 +1,8 @@
 """``ember.save`` and ``ember.load``: tensors and plain Python containers in a file that is also
 a valid safetensors file, and that runs no code when loaded (unless ``weights_only=False``).
-``load`` also reads torch.save's zip checkpoints through a restricted unpickler
-(``_torch_format``).
+``load`` also reads torch.save's zip and legacy checkpoints (``_torch_format``,
+``_torch_legacy``); every pickle goes through the weights-only unpickler (``_weights_only``) and
+the allowlist of ``ember.serialization.add_safe_globals`` (``_safe_globals``).
 
 The object tree and the views over shared storage go in the header's ``__metadata__``; each
 storage is stored once. The format and its checks are described in docs/serialization.md.
@@ -673,26 +674,30 @@ def load(
     mmap: bool | None = False,
 ) -> Any:
     """Loads what ``ember.save`` saved, the tensors of any safetensors file (as a dict), or a
-    ``torch.save`` zip checkpoint (tensors, state dicts, containers, numbers, strings).
+    ``torch.save`` checkpoint, zip or legacy (tensors, state dicts, containers, numbers, strings,
+    and whole modules or other objects whose classes the caller allowlisted).
 
     By default loading runs no code from the file: every size, offset, dtype and shape is checked
-    before use, torch checkpoints go through an unpickler that admits only a documented
-    allowlist (docs/serialization.md), so a corrupt or hostile file raises ``ValueError``.
+    before use, and every pickle (an ember file's pickle section, a torch checkpoint's) goes
+    through a weights-only unpickler that admits only a documented allowlist plus the classes
+    and functions given to ``ember.serialization.add_safe_globals``/``safe_globals``
+    (docs/serialization.md), so a corrupt or hostile file raises ``ValueError``.
 
     Args:
         f: a path, or a binary file object opened for reading.
         map_location: ``None``, ``"cpu"``, a CPU ``ember.device`` or a dict mapping to them
             (ember tensors always load on the CPU).
         weights_only: ``True`` (the default, unless ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1``)
-            loads data only; ``False`` also unpickles an ember file's pickle section and any
-            object a torch checkpoint names: it runs the file's code, for trusted files only.
+            loads data and allowlisted classes only; ``False`` unpickles anything the file
+            names: it runs the file's code, for trusted files only.
         mmap: map the file copy-on-write instead of reading it: tensors read the file's pages
             lazily, and writes to them stay private (the file never changes).
 
     Raises:
         ValueError: the file is not a valid ember/safetensors/torch file (truncated, corrupt, a
-            raw pickle); ``ember._torch_format.UnpicklingError`` (also a
-            ``pickle.UnpicklingError``) when it needs ``weights_only=False``.
+            raw pickle); ``ember._weights_only.UnpicklingError`` (also a
+            ``pickle.UnpicklingError``) when it names a class or function outside the
+            allowlists.
         TypeError: ``f`` is neither a path nor a binary file object.
 
     Example:
@@ -773,7 +778,8 @@ def _unpickle_section(
     file's code."""
     import pickle
 
-    from ember import _tensor_pickle, _weights_only
+    from ember import _tensor_pickle
+    from ember import _weights_only as restricted
 
     index = metadata.get(extras.PICKLE_KEY, "")
     if not index.isdigit() or int(index) >= len(makers):
@@ -781,15 +787,15 @@ def _unpickle_section(
     raw: Any = makers[int(index)]()
     data = memoryview(raw.contiguous()).tobytes()
     if weights_only:
-        unpickler = _weights_only.RestrictedUnpickler(
+        unpickler = restricted.RestrictedUnpickler(
             io.BytesIO(data), _tensor_pickle.implicit_globals()
         )
         try:
             objects = unpickler.load()
-        except (_weights_only.UnpicklingError, RuntimeError, NotImplementedError):
+        except (restricted.UnpicklingError, RuntimeError, NotImplementedError):
             raise
         except Exception as error:  # malformed opcodes, allowed callables given bad arguments
-            raise _weights_only.fail(
+            raise restricted.fail(
                 f"the pickle section is malformed: {type(error).__name__}: {error}"
             ) from None
     else:
