@@ -146,3 +146,16 @@ def test_a_whole_module_saved_by_torch_loads_under_safe_globals(tmp_path: Any) -
         pytest.raises(pickle.UnpicklingError, match=relu),
     ):
         ember.load(path)
+
+
+def test_unsafe_globals_of_a_torch_module_match_torch(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch")
+    path = tmp_path / "model.pt"
+    torch.save(torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU()), path)
+    want = sorted(torch.serialization.get_unsafe_globals_in_checkpoint(path))
+    assert ember.serialization.get_unsafe_globals_in_checkpoint(path) == want
+    with ember.serialization.safe_globals([nn.ReLU]):
+        assert ember.serialization.get_unsafe_globals_in_checkpoint(path) == [
+            "torch.nn.modules.container.Sequential",
+            "torch.nn.modules.linear.Linear",
+        ]

@@ -256,3 +256,31 @@ def test_tensors_and_containers_need_no_allowlist() -> None:
         back = load(round_trip(obj))
     assert back[1]["a"].tolist() == [0, 1, 2, 3] and back[1]["a"].dtype == ember.int16
     assert back[2:] == obj[2:]
+
+
+def test_get_unsafe_globals_in_checkpoint_lists_what_load_would_refuse(tmp_path: Path) -> None:
+    import torch_pickles as tp
+
+    path = tmp_path / "objects.pt"
+    ember.save({"p": Point(Slotted(1, 2), ember.ones(2)), "w": ember.zeros(3)}, path)
+    module = Point.__module__
+    unsafe = ser.get_unsafe_globals_in_checkpoint(path)
+    assert unsafe == [f"{module}.Point", f"{module}.Slotted"]
+    with ser.safe_globals([Slotted]):
+        assert ser.get_unsafe_globals_in_checkpoint(path) == [f"{module}.Point"]
+    assert ser.get_unsafe_globals_in_checkpoint(io.BytesIO(round_trip([ember.ones(2)]))) == []
+    # torch zip and legacy files, hand-assembled: gadgets are listed, never run
+    marker = tmp_path / "pwned"
+    gadget = tp.PickleWriter().glob("posix", "system").value((f"touch {marker}",)).op(b"R")
+    zipped = tp.archive(gadget.done())
+    assert ser.get_unsafe_globals_in_checkpoint(io.BytesIO(zipped)) == ["posix.system"]
+    legacy = tp.legacy_file(tp.PickleWriter().glob("__builtin__", "eval").done())
+    assert ser.get_unsafe_globals_in_checkpoint(io.BytesIO(legacy)) == ["builtins.eval"]
+    tensor = tp.PickleWriter().tensor("0", 2, (2,), (1,), legacy=True).done()
+    clean = tp.legacy_file(tensor, {"0": (2, b"\0" * 8)})
+    assert ser.get_unsafe_globals_in_checkpoint(io.BytesIO(clean)) == []
+    assert not marker.exists()
+    with pytest.raises(ValueError, match=r"^\[load\]"):
+        ser.get_unsafe_globals_in_checkpoint(io.BytesIO(zipped[:40]))
+    with pytest.raises(TypeError, match="get_unsafe_globals_in_checkpoint"):
+        ser.get_unsafe_globals_in_checkpoint(3)

@@ -17,6 +17,7 @@ __all__ = [
     "add_safe_globals",
     "clear_safe_globals",
     "get_safe_globals",
+    "get_unsafe_globals_in_checkpoint",
     "safe_globals",
     "skip_data",
 ]
@@ -101,6 +102,34 @@ def clear_safe_globals() -> None:
     """
     global _marked
     _marked = set()
+
+
+def get_unsafe_globals_in_checkpoint(f: Any) -> list[str]:
+    """The classes and functions a file's pickles name that a weights-only ``ember.load`` would
+    refuse: neither implicitly allowed nor given to ``add_safe_globals``/``safe_globals``.
+
+    Reads torch zip and legacy checkpoints and ember files (their pickle section), statically:
+    objects a pickle creates on the fly are not listed.
+
+    Args:
+        f: a path, or a seekable binary file object.
+
+    Returns:
+        ``"module.qualname"`` strings, sorted.
+
+    Raises:
+        ValueError: the file is not a valid checkpoint.
+        TypeError: ``f`` is neither a path nor a seekable binary file.
+
+    Example:
+        >>> ember.save({"w": ember.ones(2)}, "w.pt")
+        >>> ember.serialization.get_unsafe_globals_in_checkpoint("w.pt")
+        []
+    """
+    # Imported here: the pickle machinery stays out of `import ember`.
+    from ember._checkpoint_globals import unsafe_globals
+
+    return unsafe_globals(f)
 
 
 class safe_globals:  # torch's name

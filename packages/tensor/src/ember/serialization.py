@@ -27,6 +27,7 @@ from ember._safe_globals import (
     add_safe_globals,
     clear_safe_globals,
     get_safe_globals,
+    get_unsafe_globals_in_checkpoint,
     safe_globals,
     skip_data,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "add_safe_globals",
     "clear_safe_globals",
     "get_safe_globals",
+    "get_unsafe_globals_in_checkpoint",
     "load",
     "safe_globals",
     "save",
@@ -766,40 +768,5 @@ def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
         )
 
     makers = [maker(*c) for c in checked]
-    pickled = lambda: _unpickle_section(metadata, makers, weights_only)  # noqa: E731
+    pickled = lambda: extras.unpickle_section(metadata, makers, weights_only)  # noqa: E731
     return _Decoder(makers, pickled).decode(tree)
-
-
-def _unpickle_section(
-    metadata: dict[str, str], makers: list[Callable[[], Any]], weights_only: bool
-) -> list[Any]:
-    """The objects of the pickle section: with weights_only, through the restricted unpickler
-    (ember's rebuild functions and the user allowlist only); else plain pickle, which runs the
-    file's code."""
-    import pickle
-
-    from ember import _tensor_pickle
-    from ember import _weights_only as restricted
-
-    index = metadata.get(extras.PICKLE_KEY, "")
-    if not index.isdigit() or int(index) >= len(makers):
-        raise st.fail("the file's pickle nodes name no pickle section")
-    raw: Any = makers[int(index)]()
-    data = memoryview(raw.contiguous()).tobytes()
-    if weights_only:
-        unpickler = restricted.RestrictedUnpickler(
-            io.BytesIO(data), _tensor_pickle.implicit_globals()
-        )
-        try:
-            objects = unpickler.load()
-        except (restricted.UnpicklingError, RuntimeError, NotImplementedError):
-            raise
-        except Exception as error:  # malformed opcodes, allowed callables given bad arguments
-            raise restricted.fail(
-                f"the pickle section is malformed: {type(error).__name__}: {error}"
-            ) from None
-    else:
-        objects = pickle.loads(data)
-    if not isinstance(objects, list):
-        raise st.fail("the pickle section does not hold a list")
-    return objects
