@@ -103,6 +103,8 @@ def test_bad_entries_are_typed_errors() -> None:
         ser.add_safe_globals([3])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="safe_globals"):
         ser.safe_globals("Point")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"\[add_safe_globals\] entries must be hashable"):
+        ser.add_safe_globals([([Point], "x.y")])  # type: ignore[list-item]
     assert ser.get_safe_globals() == []
 
 

@@ -53,7 +53,10 @@ def _checked(entries: Any, op: str) -> set[Any]:
                 f"[{op}] {entry!r:.80} has no __module__/__qualname__ to be named by in a "
                 "pickle: pass it as an (object, 'module.name') tuple"
             )
-        made.add(entry)
+        try:
+            made.add(entry)
+        except TypeError:
+            raise TypeError(f"[{op}] entries must be hashable, got {entry!r:.80}") from None
     return made
 
 
