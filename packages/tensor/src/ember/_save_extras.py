@@ -73,7 +73,7 @@ def unpickle_section(
     if not index.isdigit() or int(index) >= len(makers):
         raise restricted.fail("the file's pickle nodes name no pickle section")
     raw: Any = makers[int(index)]()
-    data = memoryview(raw.contiguous()).tobytes()
+    data = memoryview(raw.contiguous())
     if weights_only:
         unpickler = restricted.RestrictedUnpickler(
             io.BytesIO(data), _tensor_pickle.implicit_globals()

@@ -47,7 +47,7 @@ def _rebuild_storage(data: bytes | bytearray) -> _Storage:
         raise TypeError(f"[unpickle] storage data must be bytes, got {type(data).__name__}")
     base: Any = _C.empty(len(data), dtype=_C.uint8)
     if data:
-        base.copy_(_C.frombuffer(bytearray(data), dtype=_C.uint8))
+        memoryview(base)[:] = data  # one copy, straight into the new storage
     return _Storage(base)
 
 
