@@ -18,8 +18,10 @@ import io
 import pickle
 import pickletools
 import re
+import struct
 import sys
 import zipfile
+import zlib
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -226,6 +228,8 @@ class _Archive:
     """A checked torch zip archive: its root folder and members, read on demand."""
 
     def __init__(self, fh: IO[bytes], size: int) -> None:
+        self._fh = fh
+        self._limit = fh.tell() + size  # the file's end, in fh's offsets (as header_offset)
         try:
             self.zip = zipfile.ZipFile(fh)
         except Exception as error:  # zipfile's parse errors come in many types
@@ -272,8 +276,32 @@ class _Archive:
             )
         base: Any = _C.empty(nbytes, dtype=_C.uint8)  # ember's allocator: aligned for any dtype
         if nbytes:
-            base.copy_(_C.frombuffer(bytearray(self.read(info)), dtype=_C.uint8))
+            self._read_into(info, memoryview(base))
         return base
+
+    def _read_into(self, info: zipfile.ZipInfo, target: memoryview) -> None:
+        """A stored member's bytes read straight into ``target`` (one copy), CRC checked."""
+        fh = self._fh
+        fh.seek(info.header_offset)
+        local = fh.read(_ZIP_LOCAL_HEADER)
+        if len(local) != _ZIP_LOCAL_HEADER or not local.startswith(_ZIP_MAGIC):
+            raise _fail(f"member {info.filename!r} has no valid local header")
+        name_length, extra_length = struct.unpack("<HH", local[26:30])
+        encoding = "utf-8" if info.flag_bits & 0x800 else "cp437"
+        if fh.read(name_length) != info.orig_filename.encode(encoding):
+            raise _fail(f"member {info.filename!r}: its local header names another file")
+        start = info.header_offset + _ZIP_LOCAL_HEADER + name_length + extra_length
+        if start + len(target) > self._limit:
+            raise _fail(f"member {info.filename!r} reaches past the end of the file")
+        fh.seek(start)
+        filled = 0
+        while filled < len(target):
+            got = fh.readinto(target[filled:])  # type: ignore[attr-defined]
+            if not got:
+                raise _fail(f"member {info.filename!r} is truncated")
+            filled += got
+        if zlib.crc32(target) != info.CRC:
+            raise _fail(f"member {info.filename!r} cannot be read: Bad CRC-32")
 
 
 _KEY = re.compile(r"[0-9A-Za-z_.-]{1,64}")
