@@ -78,7 +78,7 @@ for _code in (pickle.EXT1, pickle.EXT2, pickle.EXT4):
     _replace(_code)
 
 
-def _scan(data: IO[bytes]) -> list[tuple[str, str, int]]:
+def _scan(data: Any) -> list[tuple[str, str, int]]:
     scanner = _Scanner(data)
     try:
         scanner.load()
