@@ -494,3 +494,14 @@ def test_bit_flips_in_a_legacy_file_give_typed_errors_or_data(position: int, fli
 def test_random_main_pickles_in_a_legacy_file_give_typed_errors(data: bytes) -> None:
     with contextlib.suppress(ValueError):
         load_bytes(tp.legacy_file(b"\x80\x02" + data))
+
+
+def test_storage_bytes_are_crc_checked() -> None:
+    raw = bytearray(VALID_ZIP)
+    at = raw.find(F32)
+    raw[at + 5] ^= 0x10  # inside the storage's bytes: torch would load the flipped value
+    rejects(bytes(raw), "Bad CRC-32")
+    renamed = bytearray(VALID_ZIP)
+    local = renamed.find(b"archive/data/0")  # the local header's copy of the member's name
+    renamed[local + len("archive/data/")] = ord("9")
+    rejects(bytes(renamed), "local header")
