@@ -505,3 +505,32 @@ def test_storage_bytes_are_crc_checked() -> None:
     local = renamed.find(b"archive/data/0")  # the local header's copy of the member's name
     renamed[local + len("archive/data/")] = ord("9")
     rejects(bytes(renamed), "local header")
+
+
+def test_allowed_builtins_cannot_be_made_to_allocate() -> None:
+    # bytearray(10**12), set(range(10**12)): allowed globals whose arguments are a count or a
+    # lazy range would allocate (or loop) without bound; only data the pickle holds is accepted
+    huge = tp.PickleWriter().glob("builtins", "bytearray").value((10**12,)).op(b"R").done()
+    rejects(tp.archive(huge), "bytearray")
+    lazy = tp.PickleWriter().glob("builtins", "set").op(b"(")
+    lazy.glob("builtins", "range").value((10**12,)).op(b"R").op(b"t").op(b"R")
+    rejects(tp.archive(lazy.done()), "built only from data")
+    rejects(tp.legacy_file(huge), "bytearray")
+    ok = tp.PickleWriter().glob("builtins", "bytearray").value((b"ab",)).op(b"R").done()
+    assert load_bytes(tp.archive(ok)) == bytearray(b"ab")
+
+
+class Alloc:
+    def __init__(self, target: Any, *args: Any) -> None:
+        self.target, self.args = target, args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.target, self.args)
+
+
+def test_an_ember_pickle_section_cannot_allocate_through_allowed_globals() -> None:
+    for gadget in (Alloc(bytearray, 10**12), Alloc(ember.Tensor, 10**6, 10**6)):
+        buffer = io.BytesIO()
+        ember.save([gadget], buffer)
+        with pytest.raises(ValueError, match=r"^\[load\]"):
+            load_bytes(buffer.getvalue())

@@ -206,26 +206,26 @@ def _checked_rebuild_parameter(data: Any, requires_grad: Any, state: Any) -> Any
 
 def implicit_globals() -> dict[str, Any]:
     """The globals ember's own pickles name, allowed in every weights-only load (as torch allows
-    its tensor rebuild functions, ``Parameter``, ``OrderedDict``, ``Size``, ``device``, dtypes)."""
+    its tensor rebuild functions, ``Parameter``, ``OrderedDict``, ``Size``, ``device``, dtypes).
+    Not ``Tensor`` itself: ``Tensor(n, m)`` would allocate whatever the file asks."""
     import collections
 
     from ember import _memory_format
     from ember._device import device
-    from ember._tensor import Size, Tensor
-    from ember._weights_only import codecs_encode
+    from ember._tensor import Size
+    from ember._weights_only import builtin_builder, codecs_encode
 
     table: dict[str, Any] = {
         "ember._tensor_pickle._rebuild_tensor": _checked_rebuild_tensor,
         "ember._tensor_pickle._rebuild_storage": _rebuild_storage,
-        "ember._tensor.Tensor": Tensor,
         "ember._tensor.Size": Size,
         "ember._device.device": device,
         "collections.OrderedDict": collections.OrderedDict,
         "collections.Counter": collections.Counter,
-        "builtins.set": set,
-        "builtins.frozenset": frozenset,
-        "builtins.bytearray": bytearray,
-        "builtins.complex": complex,
+        "builtins.set": builtin_builder(set),
+        "builtins.frozenset": builtin_builder(frozenset),
+        "builtins.bytearray": builtin_builder(bytearray),
+        "builtins.complex": builtin_builder(complex),
         "_codecs.encode": codecs_encode,
     }
     for name in ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d"):

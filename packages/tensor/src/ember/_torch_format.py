@@ -22,11 +22,16 @@ import struct
 import sys
 import zipfile
 import zlib
-from collections.abc import Callable
 from typing import IO, Any
 
 from ember._dtype import is_tensor
-from ember._weights_only import RestrictedUnpickler, UnpicklingError, codecs_encode, fail
+from ember._weights_only import (
+    RestrictedUnpickler,
+    UnpicklingError,
+    builtin_builder,
+    codecs_encode,
+    fail,
+)
 from ember_core import _C
 
 __all__ = ["ALLOWED", "UnpicklingError", "is_torch_zip", "load_torch_zip"]
@@ -184,16 +189,6 @@ def _device(kind: Any, index: Any = None) -> Any:
     return device(kind) if index is None else device(kind, index)
 
 
-def _scalar_builder(cls: type) -> Callable[..., Any]:
-    def build(*args: Any) -> Any:
-        try:
-            return cls(*args)
-        except (TypeError, ValueError) as error:
-            raise _fail(f"invalid {cls.__name__}: {error}") from None
-
-    return build
-
-
 def _allowlist() -> dict[str, Any]:
     table: dict[str, Any] = {
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
@@ -207,7 +202,7 @@ def _allowlist() -> dict[str, Any]:
     }
     for module in ("builtins", "__builtin__"):  # protocol 2 spells builtins "__builtin__"
         for cls in (set, frozenset, bytearray, complex, slice, range):
-            table[f"{module}.{cls.__name__}"] = _scalar_builder(cls)
+            table[f"{module}.{cls.__name__}"] = builtin_builder(cls)
     for name, dtype in _STORAGE_DTYPES.items():
         table[f"torch.{name}"] = _StorageType(name, dtype)
     table["torch.storage.UntypedStorage"] = table["torch.UntypedStorage"]

@@ -19,7 +19,14 @@ from typing import Any, ClassVar
 
 from ember import _safe_globals
 
-__all__ = ["RestrictedUnpickler", "UnpicklingError", "codecs_encode", "fail", "refused_global"]
+__all__ = [
+    "RestrictedUnpickler",
+    "UnpicklingError",
+    "builtin_builder",
+    "codecs_encode",
+    "fail",
+    "refused_global",
+]
 
 # Never allowed, even when the user allowlists something from them (as torch).
 _BLOCKED_MODULES = frozenset({"sys", "os", "posix", "nt"})
@@ -60,6 +67,31 @@ def codecs_encode(text: Any, encoding: Any = "utf-8") -> bytes:
     if not isinstance(text, str) or encoding != "latin1":
         raise fail("_codecs.encode is allowed only for latin1 text (bytes in a protocol-2 pickle)")
     return text.encode("latin1")
+
+
+# The argument types that builtins filled from an argument may take: data the pickle already
+# holds, never a count or a lazy range (bytearray(10**12), set(range(10**12)) would allocate).
+_MATERIALIZED = (list, tuple, set, frozenset, str, bytes, bytearray)
+
+
+def builtin_builder(cls: type) -> Callable[..., Any]:
+    """``set``/``frozenset``/``bytearray``/``complex``/``slice``/``range`` as a weights-only
+    global: arguments checked, so that none of them can be made to allocate unboundedly."""
+
+    def build(*args: Any) -> Any:
+        if cls in (set, frozenset, bytearray) and args and not isinstance(args[0], _MATERIALIZED):
+            raise fail(
+                f"invalid {cls.__name__}: built only from data, got {type(args[0]).__name__}"
+            )
+        if cls is bytearray and args and isinstance(args[0], (list, tuple, set, frozenset)):
+            raise fail("invalid bytearray: built only from bytes or text")
+        try:
+            return cls(*args)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise fail(f"invalid {cls.__name__}: {error}") from None
+
+    build.__qualname__ = build.__name__ = f"checked_{cls.__name__}"
+    return build
 
 
 def _qualname(obj: Any) -> str:
