@@ -146,12 +146,11 @@ void init_tensor_class(nb::module_& m, TensorClass& cls) {
       .def("clone", [](const Tensor& t) { return wrap(clone(t)); })
       .def(
           "copy_",
-          // non_blocking is torch's flag for asynchronous device copies: CPU copies are blocking.
-          [](nb::handle self, nb::handle src, bool /*non_blocking*/) {
+          [](nb::handle self, nb::handle src) {
             copy_(unwrap(self), to_tensor(src, "copy_", "src"));
             return nb::borrow(self);
           },
-          nb::arg("src"), nb::arg("non_blocking") = false)
+          nb::arg("src"))
       .def(
           "fill_",
           [](nb::handle self, nb::handle value) {
