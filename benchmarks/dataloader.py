@@ -17,6 +17,17 @@ Workloads (see benchmarks/README.md):
   fault_detect           a worker SIGKILLed while the main waits: seconds until the loader raises
                          (ember only: torch's default polling reports it on its next check).
 
+Rows shared with benchmarks/run.py (``compare``; each measured in fresh processes):
+  dataloader_spawn_first_tensor / _python
+                         seconds from iter() to the first batch, spawn, 2 workers, a TensorDataset
+                         of 256 x [1, 28, 28] / a 256-item Python dataset, batch 64: the median of
+                         5 fresh processes (3 with --quick), after one unmeasured warm-up process.
+  dataloader_epoch_w0 / _w2
+                         one epoch of ``Transform`` (~100 us of numpy per sample: crop, flip, 3x3
+                         blur, normalise, tanh; [3, 62, 62] float32), batch 32, 0 / 2 workers
+                         (platform default context, worker start-up included): one warm-up
+                         epoch, then the median of 3 (2 with --quick); 4,096 samples (2,048).
+
 Each library runs in a fresh subprocess so neither pays for the other's imports or threads; both
 use 2 threads. Ratios are ember's samples/s over torch's (above 1.00x ember is faster) and, for
 latencies, torch's time over ember's (above 1.00x ember is faster).
@@ -50,6 +61,46 @@ class Spin:
         for k in range(self.loops):
             s += k ^ i
         return float(s), i
+
+
+class Small:
+    """A 256-item Python dataset of (float, int): what a spawned worker costs before any work."""
+
+    def __len__(self) -> int:
+        return 256
+
+    def __getitem__(self, i: int) -> tuple[float, int]:
+        return float(i), i
+
+
+class Transform:
+    """A map-style dataset whose __getitem__ does ~100 us of numpy work on a [3, 72, 72] image."""
+
+    def __init__(self, n: int) -> None:
+        import numpy as np
+
+        self.n = n
+        rng = np.random.default_rng(0)
+        self.images = rng.standard_normal((16, 3, 72, 72)).astype(np.float32)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> tuple[Any, int]:
+        import numpy as np
+
+        img = self.images[i % len(self.images)]
+        y, x = (i * 7) % 9, (i * 5) % 9
+        crop = img[:, y : y + 64, x : x + 64]
+        if i % 2:
+            crop = crop[:, :, ::-1]
+        blur = np.zeros((3, 62, 62), np.float32)
+        for dy in range(3):
+            for dx in range(3):
+                blur += crop[:, dy : dy + 62, dx : dx + 62]
+        mean = blur.mean(axis=(1, 2), keepdims=True)
+        std = blur.std(axis=(1, 2), keepdims=True) + 1e-6
+        return np.tanh((blur - mean) / std), i % 10
 
 
 def calibrate_50us() -> int:
@@ -124,6 +175,97 @@ def run_child(name: str, quick: bool, loops: int) -> dict[str, float]:
     return out
 
 
+def first_batch(name: str, kind: str) -> float:
+    """Seconds from iter() to the first batch with 2 spawn workers (one per fresh process)."""
+    lib, data = lib_modules(name)
+    if kind == "tensor":
+        ds: Any = data.TensorDataset(lib.randn(256, 1, 28, 28), lib.randint(0, 10, (256,)))
+    else:
+        ds = Small()
+    loader = data.DataLoader(ds, batch_size=64, num_workers=2, multiprocessing_context="spawn")
+    t = time.perf_counter()
+    it = iter(loader)
+    next(it)
+    elapsed = time.perf_counter() - t
+    del it
+    return elapsed
+
+
+def transform_epochs(name: str, quick: bool) -> dict[str, float]:
+    """Median seconds of one epoch of Transform with 0 and 2 workers (after a warm-up epoch)."""
+    _, data = lib_modules(name)
+    n = 2048 if quick else 4096
+    out: dict[str, float] = {"samples": float(n)}
+    for w in (0, 2):
+        loader = data.DataLoader(Transform(n), batch_size=32, num_workers=w)
+        times = []
+        for _ in range(3 if quick else 4):
+            t = time.perf_counter()
+            count = sum(len(labels) for _, labels in loader)
+            times.append(time.perf_counter() - t)
+            assert count == n
+        out[f"w{w}"] = statistics.median(times[1:])
+    return out
+
+
+ROWS = {
+    "dataloader_spawn_first_tensor": "spawn, 2 workers: iter() to first batch, TensorDataset",
+    "dataloader_spawn_first_python": "spawn, 2 workers: iter() to first batch, Python dataset",
+    "dataloader_epoch_w0": "epoch of a ~100 us/sample numpy transform, 0 workers",
+    "dataloader_epoch_w2": "epoch of a ~100 us/sample numpy transform, 2 workers",
+}
+
+
+def _child(name: str, args: list[str]) -> dict[str, float]:
+    # .pyc files are written and used as in an installed package (PYTHONDONTWRITEBYTECODE=1
+    # would make every spawned worker compile ember from source).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", name, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(" ".join(proc.stderr.strip().splitlines()[-1:]))
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def compare(
+    names: list[str], quick: bool, rows: list[str]
+) -> dict[str, dict[str, tuple[float | None, str]]]:
+    """The selected ``ROWS`` for each library: {row: {library: (seconds or None, note)}}."""
+    out: dict[str, dict[str, tuple[float | None, str]]] = {r: {} for r in rows}
+    fresh = 3 if quick else 5
+    for name in names:
+        for kind in ("tensor", "python"):
+            row = f"dataloader_spawn_first_{kind}"
+            if row not in rows:
+                continue
+            try:
+                _child(name, ["--case", f"first_{kind}"])  # warm-up: OS file cache, .pyc files
+                runs = [_child(name, ["--case", f"first_{kind}"])["s"] for _ in range(fresh)]
+                spread = f"{fresh} fresh processes: {min(runs):.3f}-{max(runs):.3f} s"
+                out[row][name] = (statistics.median(runs), spread)
+            except RuntimeError as e:
+                out[row][name] = (None, str(e))
+        if "dataloader_epoch_w0" in rows or "dataloader_epoch_w2" in rows:
+            try:
+                r = _child(name, ["--case", "transform", *(["--quick"] if quick else [])])
+                load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+                speedup = f"2 workers vs 0: {r['w0'] / r['w2']:.2f}x the samples/s (load {load})"
+                for w, note in ((0, ""), (2, speedup)):
+                    if f"dataloader_epoch_w{w}" in rows:
+                        out[f"dataloader_epoch_w{w}"][name] = (r[f"w{w}"] / r["samples"], note)
+            except RuntimeError as e:
+                for w in (0, 2):
+                    if f"dataloader_epoch_w{w}" in rows:
+                        out[f"dataloader_epoch_w{w}"][name] = (None, str(e))
+    return out
+
+
 def fault_latency(data: Any) -> float:
     import signal
     import threading
@@ -151,9 +293,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--child", choices=["ember", "torch"])
     parser.add_argument("--loops", type=int, default=0)
+    parser.add_argument("--case", choices=["all", "first_tensor", "first_python", "transform"])
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_child(args.child, args.quick, args.loops)))
+        if args.case in ("first_tensor", "first_python"):
+            print(json.dumps({"s": first_batch(args.child, args.case.split("_")[1])}))
+        elif args.case == "transform":
+            print(json.dumps(transform_epochs(args.child, args.quick)))
+        else:
+            print(json.dumps(run_child(args.child, args.quick, args.loops)))
         return
     loops = calibrate_50us()
     results: dict[str, dict[str, float]] = {}
@@ -177,6 +325,11 @@ def main() -> None:
         cells.append("-" if t is None else (f"{t:,.3f} {unit}" if latency else f"{t:,.0f}"))
         ratio = "-" if t is None else f"{(t / e if latency else e / t):.2f}x"
         print(f"{key:20s} {cells[0]:>14s} {cells[1]:>14s} {ratio:>15s}")
+    shared = compare(list(results), args.quick, list(ROWS))
+    for row, cells_by_lib in shared.items():
+        for name, (seconds, note) in cells_by_lib.items():
+            shown = "-" if seconds is None else f"{seconds:.4g} s"
+            print(f"{row:30s} {name:6s} {shown:>12s}  {note}")
 
 
 if __name__ == "__main__":

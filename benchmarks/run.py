@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 import autograd_workloads as ag
+import dataloader as dl
 from harness import Batch, Settings, format_seconds, import_time, measure, print_table
 
 TORCH_SITE_ENV = "EMBER_BENCH_TORCH_SITE"
@@ -607,6 +608,8 @@ class Cell:
             t = f"{work / self.seconds / 1e9:.1f} GB/s ({t})"
         elif unit == "GFLOP/s":
             t = f"{work / self.seconds / 1e9:.1f} GFLOP/s ({t})"
+        elif unit == "samples/s":  # seconds per sample
+            t = f"{1 / self.seconds:,.0f} samples/s"
         return t + (" WRONG" if self.status == "WRONG" else "")
 
 
@@ -673,6 +676,19 @@ def import_row(libs: list[Lib], settings: Settings) -> Row:
     return row
 
 
+def dataloader_rows(libs: list[Lib], names: list[str], quick: bool) -> list[Row]:
+    """DataLoader rows (benchmarks/dataloader.py): each library in fresh subprocesses."""
+    measured = dl.compare([lib.name for lib in libs if lib.name != "numpy"], quick, names)
+    rows = []
+    for name, by_lib in measured.items():
+        row = Row(name, "samples/s" if "epoch" in name else "s", 0.0)
+        for lib in libs:
+            seconds, note = by_lib.get(lib.name, (None, ""))
+            row.cells[lib.name] = Cell(seconds, "error" if seconds is None and note else "", note)
+        rows.append(row)
+    return rows
+
+
 def ratio(row: Row, a: str, b: str) -> str:
     ca, cb = row.cells.get(a), row.cells.get(b)
     if ca is None or cb is None or ca.seconds is None or cb.seconds is None or cb.seconds == 0:
@@ -708,6 +724,8 @@ def main(argv: list[str] | None = None) -> int:
         for w in all_workloads:
             print(f"{w.name:16} {w.description}")
         print(f"{'import':16} import time (subprocess, minus bare interpreter start)")
+        for name, what in dl.ROWS.items():
+            print(f"{name:16} {what}")
         return 0
 
     if args.threads is not None:  # before numpy/torch/ember load their thread pools
@@ -756,6 +774,9 @@ def main(argv: list[str] | None = None) -> int:
     if selected("import"):
         print("  running import ...", flush=True)
         rows.append(import_row(libs, settings))
+    if loader_rows := [name for name in dl.ROWS if selected(name)]:
+        print(f"  running {', '.join(loader_rows)} (fresh processes) ...", flush=True)
+        rows += dataloader_rows(libs, loader_rows, args.quick)
 
     names = [lib.name for lib in libs]
     if "ember" in names:
@@ -774,7 +795,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print_table(header, table)
     notes = [
-        f"  {r.name} [{n}] {c.status}: {c.note}" for r in rows for n, c in r.cells.items() if c.note
+        f"  {r.name} [{n}] {c.status + ': ' if c.status else ''}{c.note}"
+        for r in rows
+        for n, c in r.cells.items()
+        if c.note
     ]
     if notes:
         print("\nnotes:")

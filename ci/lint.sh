@@ -10,6 +10,7 @@ step "ruff check" uv run ruff check .
 step "ruff format" uv run ruff format --check .
 step "mypy" uv run mypy -p ember -p ember.autograd -p ember.nn -p ember.optim -p ember.amp -p ember.utils.data -p ember.multiprocessing -p ember.distributions -p ember.utils.checkpoint
 step "mypy (user example)" uv run mypy --strict examples/typed_training.py
+step "op registry outputs current" uv run python tools/gen_ops.py --check
 step "stubs current" uv run python tools/gen_stubs.py --check
 
 # Every tracked C++ source, header and CUDA file: -Werror turns each formatting difference into

@@ -26,6 +26,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 export EMBER_HYPOTHESIS_DERANDOMIZE=1
 tests=(
   packages/tensor/tests/test_memory_safety.py
+  packages/tensor/tests/test_fuzz_registry.py
   packages/tensor/tests/test_fuzz_api.py
   packages/tensor/tests/test_fuzz_values.py
   packages/tensor/tests/test_serialization_fuzz.py

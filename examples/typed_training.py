@@ -25,7 +25,7 @@ class MLP(nn.Module):
         self.body = nn.Sequential(nn.Linear(in_features, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
     def forward(self, x: Tensor) -> Tensor:
-        # Native ops are typed `Any` in the generated stubs: name the result's type once.
+        # A Sequential call returns Any (as torch's Module.__call__ does): name its type once.
         out: Tensor = self.body(x).squeeze(-1)
         return out
 

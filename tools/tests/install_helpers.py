@@ -21,7 +21,14 @@ from workspace import ROOT
 INDEXES = Path(os.environ.get("EMBER_RELEASE_INDEXES", ROOT / "dist" / "whl"))
 WHEELS = Path(os.environ.get("EMBER_RELEASE_WHEELS", ROOT / "dist" / "wheels"))
 # scipy: the oracle of the special-function, distribution and matrix-function tests.
-TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.26", "scipy>=1.11"]
+TEST_DEPS = [
+    "pytest>=8",
+    "hypothesis>=6.100",
+    "numpy>=1.26",
+    "scipy>=1.11",
+    "safetensors>=0.4",
+    "array-api-strict>=2.0",
+]
 # Tests of the editable workspace install itself, which a wheel install cannot pass by design.
 WORKSPACE_ONLY_TESTS = [
     "test_namespace.py::test_portion_joins_the_namespace_in_the_dev_install",
@@ -129,6 +136,8 @@ def copy_tests(distribution_path: Path, into: Path) -> Path | None:
         return None
     target = into / f"{distribution_path.name}_tests"
     shutil.copytree(tests, target, ignore=shutil.ignore_patterns("__pycache__"))
-    # An empty ini makes `into` pytest's rootdir: the repository's settings do not apply.
+    # An empty ini makes `into` pytest's rootdir: the repository's settings do not apply, but
+    # its root conftest.py (the shared hypothesis profile) does.
     (into / "pytest.ini").write_text("[pytest]\n")
+    shutil.copy(ROOT / "conftest.py", into / "conftest.py")
     return target

@@ -548,13 +548,10 @@ def test_gradcheck(name: str) -> None:
         assert gradcheck(func, inputs, eps=sample.eps, atol=sample.atol), (name, sample)
 
 
-# Differentiable ops that cannot be recorded yet (see _registry.NEEDS_ENGINE for why).
-KNOWN_MISSING: set[str] = set()
-
-
 def test_every_differentiable_op_has_a_rule() -> None:
-    assert _record.MISSING == KNOWN_MISSING
-    assert set(_registry.NEEDS_ENGINE) == KNOWN_MISSING
+    # An op the registry declares differentiable (grad="rule") without a derivative rule would
+    # land in MISSING: recording it would raise.
+    assert set() == _record.MISSING
 
 
 def test_in_place_as_strided_reads_the_geometry_before_the_write() -> None:
@@ -618,19 +615,33 @@ def test_as_strided_reads_the_input_geometry() -> None:
 VIEWS_OF_SEVERAL_INPUTS = {"broadcast_tensors", "meshgrid", "cartesian_prod"}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [n for n in RECORDED if _registry.classify(n) == "rule" and n not in VIEWS_OF_SEVERAL_INPUTS],
-)
+def _tensor_first_samples(name: str) -> list[Any]:
+    key = _sample_key(name)
+    assert key is not None, name
+    return [
+        s
+        for s in SAMPLES[key]
+        if _usable(name, s) and s.args and isinstance(s.args[0], ember.Tensor)
+    ]
+
+
+def _recorded_with_view(view: bool | None) -> list[str]:
+    """Recorded rule ops whose rule says view=`view` and that have a sample to try."""
+    return [
+        n
+        for n in RECORDED
+        if _registry.classify(n) == "rule"
+        and n not in VIEWS_OF_SEVERAL_INPUTS
+        and _record.RULES[n].is_view is view
+        and _tensor_first_samples(n)
+    ]
+
+
+@pytest.mark.parametrize("name", _recorded_with_view(False))
 def test_outputs_sharing_memory_are_recorded_as_views(name: str) -> None:
     # A view recorded as a copy would let an in-place write skip the base's gradient.
-    rule = _record.RULES[name]
-    key = _sample_key(name)
-    assert key is not None
-    for sample in (s for s in SAMPLES[key] if _usable(name, s)):
-        source = sample.args[0] if isinstance(sample.args[0], ember.Tensor) else None
-        if source is None or rule.is_view is not False:
-            continue
+    for sample in _tensor_first_samples(name):
+        source = sample.args[0]
         with ember.no_grad():
             result = _call(name, sample.args, sample.kwargs)
         outputs = result if isinstance(result, (tuple, list)) else (result,)
@@ -640,6 +651,19 @@ def test_outputs_sharing_memory_are_recorded_as_views(name: str) -> None:
             if isinstance(o, ember.Tensor) and o is not source and o._is_view_of(source)
         ]
         assert not shared, f"{name}: outputs {shared} are views of the input but view=False"
+
+
+@pytest.mark.parametrize("name", _recorded_with_view(True))
+def test_ops_recorded_as_views_return_views(name: str) -> None:
+    # A copy recorded as a view would route an in-place write's gradient into the wrong base.
+    for sample in _tensor_first_samples(name):
+        source = sample.args[0]
+        with ember.no_grad():
+            result = _call(name, sample.args, sample.kwargs)
+        outputs = result if isinstance(result, (tuple, list)) else (result,)
+        for i, o in enumerate(outputs):
+            if isinstance(o, ember.Tensor) and o.numel() > 0:
+                assert o is source or o._is_view_of(source), f"{name}: output {i} is a copy"
 
 
 def test_masked_scatter_leaves_its_input_alone() -> None:

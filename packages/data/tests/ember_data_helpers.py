@@ -115,3 +115,25 @@ class InitEnv(Dataset[str]):
 
 def failing_init(worker_id: int) -> None:
     raise ValueError(f"init failed in {worker_id}")
+
+
+class ModulesSeen(Dataset[str]):
+    """Each sample: the names of the ember modules loaded in the process that fetches it."""
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int) -> str:
+        import sys
+
+        return ",".join(sorted(m for m in sys.modules if m.split(".")[0] in ("ember", "numpy")))
+
+
+class ThreadsSeen(Dataset[int]):
+    """Each sample: ember's intra-op thread count in the process that fetches it."""
+
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, i: int) -> int:
+        return ember.get_num_threads()

@@ -73,3 +73,38 @@ def spawn_kill_self(i: int) -> None:
 
 def spawn_exit_code(i: int) -> None:
     os._exit(3)
+
+
+def nn_tensors_roundtrip(q_in: Any, q_out: Any) -> None:
+    """For each object from q_in (None ends): reports what arrived, then adds 1 in place.
+
+    Reports (type name, requires_grad, is_shared, persistent or None, data_ptr per tensor).
+    """
+    while True:
+        obj = q_in.get()
+        if obj is None:
+            return
+        items = obj if isinstance(obj, tuple) else (obj,)
+        q_out.put(
+            [
+                (
+                    type(t).__name__,
+                    t.requires_grad,
+                    t.is_shared(),
+                    getattr(t, "persistent", None),
+                    t.data_ptr(),
+                    t.tolist(),
+                )
+                for t in items
+            ]
+        )
+        for t in items:
+            t.data.add_(1)
+        q_out.put("done")
+
+
+def bump_module_parameters(module: Any, q: Any) -> None:
+    """A spawned Hogwild-style worker: reports its parameters' types, then adds 1 to each."""
+    q.put([(type(p).__name__, p.requires_grad, p.is_shared()) for p in module.parameters()])
+    for p in module.parameters():
+        p.data.add_(1)

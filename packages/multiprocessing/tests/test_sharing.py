@@ -48,6 +48,27 @@ def test_reexports_stdlib() -> None:
         assert getattr(mp, name) is getattr(multiprocessing, name), name
 
 
+def test_spawn_names_load_on_first_use() -> None:
+    # A DataLoader worker imports ember.multiprocessing for its reductions only.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ember.multiprocessing as mp\n"
+        "print('ember.multiprocessing._spawn' in sys.modules)\n"
+        "from ember.multiprocessing import spawn, ProcessRaisedException\n"
+        "from ember.multiprocessing import _spawn\n"
+        "print(spawn is _spawn.spawn and mp.start_processes is _spawn.start_processes)\n"
+        "print(all(n in dir(mp) for n in mp.__all__))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True", "True"]
+    with pytest.raises(AttributeError, match=r"ember.multiprocessing.*no attribute 'spwan'"):
+        mp.spwan  # noqa: B018
+
+
 def test_share_memory_in_place_keeps_values_and_views(strategy: str) -> None:
     base = ember.arange(12.0).reshape(3, 4)
     view = base[1:, 2]

@@ -467,14 +467,6 @@ def test_apply_and_dir() -> None:
     assert d == sorted(d)
 
 
-def _tensors_deepcopy() -> bool:
-    try:
-        copy.deepcopy(ember.ones(1))
-    except Exception:
-        return False
-    return True
-
-
 def test_parameter_deepcopy() -> None:
     p = nn.Parameter(ember.ones(2))
     p.tag = "w"
@@ -497,7 +489,6 @@ def test_deepcopy_of_a_parameter_only_model() -> None:
     assert m[0].weight.abs().sum().item() > 0
 
 
-@pytest.mark.skipif(not _tensors_deepcopy(), reason="ember.Tensor has no __deepcopy__ yet")
 def test_module_deepcopy() -> None:
     m = Net()
     c = copy.deepcopy(m)
@@ -508,12 +499,24 @@ def test_module_deepcopy() -> None:
     assert list(c.state_dict()) == list(m.state_dict())
 
 
-@pytest.mark.skipif(not _tensors_deepcopy(), reason="ember.Tensor cannot be pickled yet")
 def test_module_pickle_round_trip() -> None:
     m = nn.Sequential(nn.Linear(2, 3))
     c = pickle.loads(pickle.dumps(m))
     assert isinstance(c[0].weight, nn.Parameter)
     np.testing.assert_array_equal(c[0].weight.detach().numpy(), m[0].weight.detach().numpy())
+
+
+def test_buffer_pickle_round_trip_keeps_type_flag_and_values() -> None:
+    buf = nn.Buffer(ember.arange(4.0), persistent=False)
+    back = pickle.loads(pickle.dumps(buf))
+    assert type(back) is nn.Buffer and back.persistent is False
+    np.testing.assert_array_equal(back.numpy(), np.arange(4.0, dtype=np.float32))
+    assert back.data_ptr() != buf.data_ptr()  # plain pickle copies; multiprocessing shares
+    grad_buf = pickle.loads(pickle.dumps(nn.Buffer(ember.ones(2).requires_grad_())))
+    assert grad_buf.requires_grad and grad_buf.is_leaf and grad_buf.persistent is True
+    m = nn.Module()
+    m.stats = back  # still registers as a (non-persistent) buffer
+    assert "stats" in dict(m.named_buffers()) and list(m.state_dict()) == []
 
 
 def test_parameter_basics() -> None:

@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import ember
 
-settings.register_profile(
-    "ember",
-    max_examples=int(os.environ.get("EMBER_HYPOTHESIS_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    # CI sets EMBER_HYPOTHESIS_DERANDOMIZE=1: the same examples every run, so a landing never
-    # depends on luck; local runs keep exploring new examples.
-    derandomize=os.environ.get("EMBER_HYPOTHESIS_DERANDOMIZE") == "1",
-)
-settings.load_profile("ember")
+# The hypothesis profile lives in the repository's root conftest.py (shared by every package).
 
 # numpy dtype for each ember dtype that numpy has.
 NUMPY_DTYPES = {

@@ -70,6 +70,21 @@ CASES = {
     "tensor_split_huge_sections": ("RuntimeError", "ember.tensor_split(ember.ones(4), 2**62)"),
     # Allocation failures are torch's RuntimeError, never std::bad_alloc text.
     "empty_out_of_memory": ("RuntimeError", "ember.empty(2**45)"),
+    # Found by test_fuzz_registry.py. The divisor was checked before its cast to int16, where
+    # 2**31 wraps to 0: an integer division by zero, SIGFPE.
+    "floor_divide_divisor_wraps_to_zero": (
+        "RuntimeError",
+        "ember.ones(3, dtype=ember.int16) // 2**31",
+    ),
+    "remainder_divisor_wraps_to_zero": (
+        "RuntimeError",
+        "ember.remainder(ember.ones(3, dtype=ember.int8), 256)",
+    ),
+    # A non-tensor `result` was read as a tensor: a segfault.
+    "linalg_copy_out_result_not_a_tensor": (
+        "TypeError",
+        "ember._C._linalg_copy_out(ember.ones(2), 3, 'linalg.inv')",
+    ),
 }
 
 RUNNER = """

@@ -190,114 +190,28 @@ PyObject* resolving_call(PyObject* func, PyObject* name, ConjTraits traits,
 }  // namespace
 
 ConjTraits conj_traits(std::string_view name) {
-  // Ops that take conjugate views as they are: the conj family, copies that conjugate
-  // themselves (copy_, clone, contiguous), views whose core handles the bit, queries of
-  // geometry or identity, in-place geometry changes, and exports that refuse conj views.
-  static const std::unordered_set<std::string_view> pass = {"conj",
-                                                            "resolve_conj",
-                                                            "is_conj",
-                                                            "is_complex",
-                                                            "copy_",
-                                                            "clone",
-                                                            "contiguous",
-                                                            "detach",
-                                                            "adjoint",
-                                                            "real",
-                                                            "imag",
-                                                            "view_as_real",
-                                                            "view_as_complex",
-                                                            "numpy",
-                                                            "__array__",
-                                                            "__dlpack__",
-                                                            "__dlpack_device__",
-                                                            "from_dlpack",
-                                                            "__hash__",
-                                                            "__len__",
-                                                            "_is_same_tensor",
-                                                            "_is_view_of",
-                                                            "_set_requires_grad",
-                                                            "data_ptr",
-                                                            "dim",
-                                                            "ndimension",
-                                                            "numel",
-                                                            "nelement",
-                                                            "size",
-                                                            "stride",
-                                                            "storage_offset",
-                                                            "element_size",
-                                                            "is_contiguous",
-                                                            "is_floating_point",
-                                                            "result_type",
-                                                            "as_strided_",
-                                                            "squeeze_",
-                                                            "unsqueeze_",
-                                                            "swapaxes_",
-                                                            "swapdims_",
-                                                            "t_",
-                                                            "transpose_",
-                                                            "_storage_bytes",
-                                                            "_storage_id",
-                                                            "_view_storage"};
-  // Ops whose result elements are input elements, moved or cast: conjugation commutes with
-  // them. Ops that also fill in zeros (tril, diag_embed, ...) are not here: conjugating the
-  // result would turn those zeros into 0-0j.
-  static const std::unordered_set<std::string_view> structural = {"__getitem__",
-                                                                  "as_strided",
-                                                                  "broadcast_to",
-                                                                  "chunk",
-                                                                  "diagonal",
-                                                                  "dsplit",
-                                                                  "expand",
-                                                                  "expand_as",
-                                                                  "flatten",
-                                                                  "flip",
-                                                                  "fliplr",
-                                                                  "flipud",
-                                                                  "gather",
-                                                                  "hsplit",
-                                                                  "index_select",
-                                                                  "masked_select",
-                                                                  "movedim",
-                                                                  "moveaxis",
-                                                                  "narrow",
-                                                                  "permute",
-                                                                  "repeat",
-                                                                  "repeat_interleave",
-                                                                  "reshape",
-                                                                  "reshape_as",
-                                                                  "roll",
-                                                                  "rot90",
-                                                                  "select",
-                                                                  "split",
-                                                                  "split_with_sizes",
-                                                                  "squeeze",
-                                                                  "swapaxes",
-                                                                  "swapdims",
-                                                                  "t",
-                                                                  "take",
-                                                                  "take_along_dim",
-                                                                  "tensor_split",
-                                                                  "tile",
-                                                                  "transpose",
-                                                                  "unbind",
-                                                                  "unflatten",
-                                                                  "unfold",
-                                                                  "unsqueeze",
-                                                                  "view",
-                                                                  "view_as",
-                                                                  "vsplit",
-                                                                  "_to_dtype",
-                                                                  "as_tensor",
-                                                                  "bfloat16",
-                                                                  "bool",
-                                                                  "byte",
-                                                                  "char",
-                                                                  "double",
-                                                                  "float",
-                                                                  "half",
-                                                                  "int",
-                                                                  "long",
-                                                                  "short"};
+  // The registry's conj= field (packages/core/registry/): "pass" ops take conjugate views as
+  // they are (the conj family, copies that conjugate themselves, queries, in-place geometry
+  // changes, exports that refuse conj views); "structural" ops only move or cast elements, so
+  // conjugation commutes with them (ops that also fill in zeros, like tril, are not: the zeros
+  // would become 0-0j).
+  static const std::unordered_set<std::string_view> pass = {
+      // Internal helpers of ember-tensor and ember.autograd (not ops, so not in the registry).
+      "_is_same_tensor", "_is_view_of", "_set_requires_grad",
+      "_storage_bytes",  "_storage_id", "_view_storage",
+#define EMBER_CONJ_PASS(name) name,
+#define EMBER_CONJ_STRUCTURAL(name)
+#include "generated/conj_traits.inc"
+#undef EMBER_CONJ_PASS
+#undef EMBER_CONJ_STRUCTURAL
+  };
+  static const std::unordered_set<std::string_view> structural = {
+#define EMBER_CONJ_PASS(name)
+#define EMBER_CONJ_STRUCTURAL(name) name,
+#include "generated/conj_traits.inc"
+#undef EMBER_CONJ_PASS
+#undef EMBER_CONJ_STRUCTURAL
+  };
   static const std::unordered_set<std::string_view> inplace_dunders = {
       "__setitem__",   "__iadd__",    "__isub__",    "__imul__",   "__itruediv__",
       "__ifloordiv__", "__imod__",    "__ipow__",    "__iand__",   "__ior__",

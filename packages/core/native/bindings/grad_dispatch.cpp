@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "autocast_dispatch.h"
@@ -268,9 +269,29 @@ PyObject* dispatch_descr_get(PyObject* o, PyObject* inst, PyObject*) {
 
 // Introspection (`__doc__`, `__name__`, `__signature__`, ...) falls through to the wrapped
 // nanobind function so help() and the stub generator see the real thing.
+// The op registry's docstrings (packages/core/registry/), by dispatch name; ops the registry
+// does not document yet keep nanobind's (their signature).
+const char* registry_doc(PyObject* name) {
+  static const std::unordered_map<std::string_view, const char*> docs = {
+#define EMBER_OP_DOC(name, text) {name, text},
+#include "generated/op_docs.inc"
+#undef EMBER_OP_DOC
+  };
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_AsUTF8AndSize(name, &size);
+  if (!text) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  auto it = docs.find(std::string_view(text, static_cast<size_t>(size)));
+  return it == docs.end() ? nullptr : it->second;
+}
+
 PyObject* dispatch_getattro(PyObject* o, PyObject* attr) {
   if (PyUnicode_CompareWithASCIIString(attr, "__doc__") == 0) {
-    return PyObject_GetAttr(reinterpret_cast<GradDispatch*>(o)->func, attr);
+    auto* d = reinterpret_cast<GradDispatch*>(o);
+    if (const char* doc = registry_doc(d->name)) return PyUnicode_FromString(doc);
+    return PyObject_GetAttr(d->func, attr);
   }
   PyObject* found = PyObject_GenericGetAttr(o, attr);
   if (found || !PyErr_ExceptionMatches(PyExc_AttributeError)) return found;

@@ -149,7 +149,7 @@ void init_linalg_lapack(nb::module_& m) {
       "_linalg_copy_out",
       [](nb::handle out, nb::handle result, const std::string& op) {
         const Tensor o = tensor_arg(out, op, "out");
-        const Tensor& r = unwrap(result);
+        const Tensor r = tensor_arg(result, op, "result");
         EMBER_CHECK(o.dtype() == r.dtype(), RuntimeError, "[", op,
                     "] Expected out tensor to have dtype ", dtype_name(r.dtype()), ", but got ",
                     dtype_name(o.dtype()), " instead");

@@ -98,11 +98,13 @@ IterConfig in_place_config(IterConfig config, bool in_place) {
   return config;
 }
 
-// Integer division by zero has no value: raise, as torch does.
+// Integer division by zero has no value: raise, as torch does. The divisor is checked in the
+// compute dtype: a Python int that wraps to 0 there (int16 // 2**31) would divide by zero too.
 void check_int_divisor(const Tensor& b, ScalarType compute, const char* op) {
   if (is_floating(compute)) return;
   const Tensor zero = Tensor::scalar_int(0, ScalarType::Int64, true);
-  const Tensor any_zero = any(compare(CompareOp::Eq, b, zero), {}, false);
+  const Tensor divisor = b.dtype() == compute ? b : to_dtype(b, compute);
+  const Tensor any_zero = any(compare(CompareOp::Eq, divisor, zero), {}, false);
   EMBER_CHECK(!*any_zero.data<bool>(), RuntimeError, "[", op,
               "] ZeroDivisionError: integer division by zero");
 }

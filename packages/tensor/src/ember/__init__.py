@@ -72,7 +72,7 @@ from ember._linalg_legacy import (  # isort: skip
     svd as svd,
 )
 from ember._vector_ops import dist as dist, inner as inner, isreal as isreal, polar as polar  # isort: skip
-from ember._einsum import einsum as einsum  # isort: skip
+from ember._einsum import einsum as einsum  # type: ignore[assignment]  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.

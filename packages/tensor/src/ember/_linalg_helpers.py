@@ -9,7 +9,7 @@ from ember_core import _C
 # The native module, typed loosely: its stub types every result as `object`.
 N: Any = _C
 # ember.return_types: the named tuples of linalg results (torch.return_types' names).
-RT: Any = _C.return_types
+RT: Any = N.return_types
 
 
 def check_tensor(x: object, op: str, name: str = "A") -> Any:

@@ -65,8 +65,8 @@ class layout:
         return self._name
 
 
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
+contiguous_format: memory_format = memory_format("contiguous_format")
+preserve_format: memory_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 strided = layout("strided")

@@ -19,9 +19,10 @@ from ember_core import _C
 
 __all__ = ["TensorCompat", "TypedStorage", "UntypedStorage"]
 
-_native_clone = _C.TensorBase.clone
-_native_contiguous = _C.TensorBase.contiguous
-_native_is_contiguous = _C.TensorBase.is_contiguous
+# Typed Any: they are called with self, a TensorCompat that is a TensorBase only in ember.Tensor.
+_native_clone: Any = _C.TensorBase.clone
+_native_contiguous: Any = _C.TensorBase.contiguous
+_native_is_contiguous: Any = _C.TensorBase.is_contiguous
 
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 

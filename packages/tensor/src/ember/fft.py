@@ -148,12 +148,12 @@ def _resized(x: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
 def _pairs(x: Tensor) -> Tensor:
     """A float (..., 2) tensor of x's complex values (real x gets zero imaginary parts)."""
     if x.is_complex():
-        return cast(Tensor, ember.view_as_real(x))
-    return cast(Tensor, ember.stack([x, ember.zeros_like(x)], -1))
+        return ember.view_as_real(x)
+    return ember.stack([x, ember.zeros_like(x)], -1)
 
 
 def _conj_pairs(pairs: Tensor) -> Tensor:
-    return cast(Tensor, pairs * ember.tensor([1.0, -1.0], dtype=pairs.dtype))
+    return pairs * ember.tensor([1.0, -1.0], dtype=pairs.dtype)
 
 
 def _result(result: Any, out: Tensor | None, op: str) -> Tensor:
@@ -560,7 +560,7 @@ def ihfftn(
 
 
 def _frequencies(k: Tensor, span: float, requires_grad: bool) -> Tensor:
-    freqs = cast(Tensor, k / span)
+    freqs = k / span
     return freqs.requires_grad_() if requires_grad else freqs
 
 
@@ -624,7 +624,7 @@ def _shift(x: object, dim: Dims, inverse: bool, op: str) -> Tensor:
         else [_wrap(d, x.dim(), op) for d in ([dim] if isinstance(dim, int) else dim)]
     )
     shifts = [(_shape(x)[d] + 1) // 2 if inverse else _shape(x)[d] // 2 for d in dims]
-    return cast(Tensor, ember.roll(x, shifts, dims))
+    return ember.roll(x, shifts, dims)
 
 
 def fftshift(input: Tensor, dim: Dims = None) -> Tensor:

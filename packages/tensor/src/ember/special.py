@@ -14,7 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any
 
 import ember
 import ember_core._C
@@ -86,7 +86,7 @@ def _finish(result: Tensor, out: Tensor | None) -> Tensor:
     if out is None:
         return result
     # The native out= path resizes `out` and checks its dtype as every op does.
-    return cast(Tensor, ember.positive(result, out=out))
+    return ember.positive(result, out=out)
 
 
 # ---------------------------------------------------------------- native ops under torch's names
@@ -97,22 +97,22 @@ def expit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         >>> ember.special.expit(ember.tensor([0.0])).tolist()
         [0.5]
     """
-    return cast(Tensor, ember.sigmoid(_check("expit", input), out=out))
+    return ember.sigmoid(_check("expit", input), out=out)
 
 
 def erf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The error function (``ember.erf``)."""
-    return cast(Tensor, ember.erf(_check("erf", input), out=out))
+    return ember.erf(_check("erf", input), out=out)
 
 
 def erfc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The complementary error function 1 - erf(x), accurate in the tail."""
-    return cast(Tensor, ember.erfc(_check("erfc", input), out=out))
+    return ember.erfc(_check("erfc", input), out=out)
 
 
 def erfinv(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The inverse error function on [-1, 1]."""
-    return cast(Tensor, ember.erfinv(_check("erfinv", input), out=out))
+    return ember.erfinv(_check("erfinv", input), out=out)
 
 
 def erfcx(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -137,7 +137,7 @@ def ndtri(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The modified Bessel function of the first kind, order 0."""
-    return ember.i0(_check("i0", input), out=out)  # type: ignore[no-any-return]
+    return ember.i0(_check("i0", input), out=out)
 
 
 def i0e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -157,7 +157,7 @@ def i1e(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def modified_bessel_i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """I0 under its long name (torch.special.modified_bessel_i0)."""
-    return ember.i0(_check("modified_bessel_i0", input), out=out)  # type: ignore[no-any-return]
+    return ember.i0(_check("modified_bessel_i0", input), out=out)
 
 
 def modified_bessel_i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -189,12 +189,12 @@ def zeta(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = N
 
 def gammaln(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """log |Gamma(x)|."""
-    return cast(Tensor, ember.lgamma(_check("gammaln", input), out=out))
+    return ember.lgamma(_check("gammaln", input), out=out)
 
 
 def digamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The logarithmic derivative of Gamma."""
-    return cast(Tensor, ember.digamma(_check("digamma", input), out=out))
+    return ember.digamma(_check("digamma", input), out=out)
 
 
 psi = digamma
@@ -202,56 +202,56 @@ psi = digamma
 
 def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The n-th derivative of digamma."""
-    return cast(Tensor, ember.polygamma(n, _check("polygamma", input), out=out))
+    return ember.polygamma(n, _check("polygamma", input), out=out)
 
 
 def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The normalized sinc sin(pi x) / (pi x)."""
-    return cast(Tensor, ember.sinc(_check("sinc", input), out=out))
+    return ember.sinc(_check("sinc", input), out=out)
 
 
 def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:
     """Rounds half to even, to ``decimals`` places."""
-    return cast(Tensor, ember.round(_check("round", input), decimals=decimals, out=out))
+    return ember.round(_check("round", input), decimals=decimals, out=out)
 
 
 def expm1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """e^x - 1, accurate near 0."""
-    return cast(Tensor, ember.expm1(_check("expm1", input), out=out))
+    return ember.expm1(_check("expm1", input), out=out)
 
 
 def exp2(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """2^x."""
-    return cast(Tensor, ember.exp2(_check("exp2", input), out=out))
+    return ember.exp2(_check("exp2", input), out=out)
 
 
 def log1p(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """log(1 + x), accurate near 0."""
-    return cast(Tensor, ember.log1p(_check("log1p", input), out=out))
+    return ember.log1p(_check("log1p", input), out=out)
 
 
 def softmax(input: Tensor, dim: int, *, dtype: ember.dtype | None = None) -> Tensor:
     """Softmax along ``dim`` (computed in ``dtype`` when given)."""
-    return cast(Tensor, ember.softmax(_check("softmax", input), dim, dtype=dtype))
+    return ember.softmax(_check("softmax", input), dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int, *, dtype: ember.dtype | None = None) -> Tensor:
     """Log-softmax along ``dim`` (computed in ``dtype`` when given)."""
-    return cast(Tensor, ember.log_softmax(_check("log_softmax", input), dim, dtype=dtype))
+    return ember.log_softmax(_check("log_softmax", input), dim, dtype=dtype)
 
 
 def logsumexp(
     input: Tensor, dim: int | tuple[int, ...], keepdim: bool = False, *, out: Tensor | None = None
 ) -> Tensor:
     """log(sum(exp(x))) along ``dim``, without overflow."""
-    return cast(Tensor, ember.logsumexp(_check("logsumexp", input), dim, keepdim, out=out))
+    return ember.logsumexp(_check("logsumexp", input), dim, keepdim, out=out)
 
 
 def xlogy(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
     """x * log(y), with 0 where x == 0 (unless y is NaN)."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError("special.xlogy(): at least one of 'input' and 'other' must be a Tensor")
-    return cast(Tensor, ember.xlogy(input, other, out=out))
+    return ember.xlogy(input, other, out=out)
 
 
 # ---------------------------------------------------------------- compositions of native ops
@@ -362,7 +362,7 @@ _ITERATIONS = 400
 
 def _log_prefactor(a: Tensor, x: Tensor) -> Tensor:
     """log(x^a e^-x / Gamma(a)) (x > 0)."""
-    return cast(Tensor, a * x.log() - x - a.lgamma())
+    return a * x.log() - x - a.lgamma()
 
 
 def _series_p(a: Tensor, x: Tensor) -> Tensor:
@@ -376,7 +376,7 @@ def _series_p(a: Tensor, x: Tensor) -> Tensor:
         total = total + term
         if i % 16 == 15 and bool((term <= 1e-17 * total).all()):
             break  # every element has converged: stop early (checked in blocks: one sync each)
-    return cast(Tensor, (_log_prefactor(a, x) - a.log()).exp() * total)
+    return (_log_prefactor(a, x) - a.log()).exp() * total
 
 
 def _continued_fraction_q(a: Tensor, x: Tensor) -> Tensor:
@@ -398,7 +398,7 @@ def _continued_fraction_q(a: Tensor, x: Tensor) -> Tensor:
         h = h * step
         if i % 16 == 0 and bool(((step - 1).abs() <= 1e-16).all()):
             break
-    return cast(Tensor, _log_prefactor(a, x).exp() * h)
+    return _log_prefactor(a, x).exp() * h
 
 
 def _regularized_gamma(a: Tensor, x: Tensor) -> tuple[Tensor, Tensor]:

@@ -9,7 +9,7 @@ comes back here.
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import Any, cast
 
 import ember
 from ember._tensor import Tensor
@@ -27,7 +27,7 @@ from ember.autograd.graph import (
 from ember_core import _C
 
 _TensorBase = _C.TensorBase
-_raw_detach = _TensorBase.detach.__wrapped__
+_raw_detach = cast(Any, _TensorBase.detach).__wrapped__
 _is_grad_enabled = _C.is_grad_enabled
 _requires_grad = _TensorBase.requires_grad.__get__
 
@@ -273,7 +273,8 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     for position in rule.shape_params:
         value = values[position]
         if isinstance(value, (list, tuple)):
-            extra[position] = [v._sizes for v in value]
+            # A non-tensor item is a bad argument: the op itself raises its TypeError below.
+            extra[position] = [v._sizes if is_tensor(v) else None for v in value]
         elif is_tensor(value):
             extra[position] = value._sizes
     for position in rule.geometry_params:
@@ -297,8 +298,10 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     saved_result: Any = None
     if type(target) is Tensor:
         _attach_output(node, rule, target, 0, self_tensor, inplace)
-        if inplace:
-            meta: Any = target._autograd_meta
+        meta: Any = target._autograd_meta
+        # An integer or bool destination carries no gradient (int_tensor.fill_(float_leaf)):
+        # _attach_output left it without history.
+        if inplace and meta is not None:
             if meta.view_base is None:
                 meta.view_base = untracked_base
             if meta.view_base is not None:

@@ -1,4 +1,9 @@
-"""A derivative rule: an op's signature plus one backward formula per differentiable input.
+"""A derivative rule: one backward formula per differentiable input of an op.
+
+A rule takes its op's parameters from the op registry (``_op_signatures.py``, generated), so it
+names only its formulas: ``"sum": Rule(input=_sum)``. Rules give a signature string only where
+they bind something else than the op's single declared signature (ops with overloads such as
+``max``, internal rules such as ``rsub``).
 
 Formulas are small lambdas ``lambda g, a: ...``: ``g`` is the gradient of the output (a tuple of
 gradients for ops with several outputs) and ``a`` the op's arguments by name, plus ``a.result``
@@ -16,6 +21,8 @@ from collections import namedtuple
 from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any, NamedTuple
+
+from ember.autograd._op_signatures import SIGNATURES
 
 _REQUIRED = object()
 
@@ -79,6 +86,7 @@ class Rule:
     __slots__ = (
         "_fields",
         "_namespace",
+        "_pending",
         "defaults",
         "differentiable_outputs",
         "formulas",
@@ -99,20 +107,31 @@ class Rule:
 
     def __init__(
         self,
-        signature: str,
+        signature: str | None = None,
         *,
         outputs: tuple[int, ...] | None = None,
         view: bool | None = False,
         **formulas: Formula,
     ) -> None:
         self.name = ""
-        self.params = parse_signature(signature)
+        self.node_name = ""
+        self._namespace: Any = None
+        self.differentiable_outputs = outputs
+        self.is_view = view
+        self._pending = formulas
+        if signature is not None:
+            self._setup(parse_signature(signature), f"({signature})")
+
+    def _setup(self, params: list[Param], where: str) -> None:
+        """Binds the formulas to the parameters and works out what backward needs saved."""
+        formulas = self._pending
+        self.params = params
         self.index = {p.name: i for i, p in enumerate(self.params)}
         self.defaults = [p.default for p in self.params]
         self.var_positional = next((i for i, p in enumerate(self.params) if p.var_positional), None)
         unknown = set(formulas) - set(self.index)
         if unknown:
-            raise ValueError(f"formulas for unknown parameters {sorted(unknown)} in ({signature})")
+            raise ValueError(f"formulas for unknown parameters {sorted(unknown)} in {where}")
         # Formulas in parameter order: the order of the node's next_functions.
         self.formulas = [(self.index[n], f) for n, f in formulas.items()]
         self.formulas.sort(key=lambda item: item[0])
@@ -129,10 +148,6 @@ class Rule:
         fields += [f"{p.name}_shape" for p in self.params]
         fields += [f"{p.name}_geometry" for p in self.params]
         self._fields = [*fields, "result"]
-        self._namespace: Any = None
-        self.differentiable_outputs = outputs
-        self.is_view = view
-        self.node_name = ""
         # A parameter named `tensors` or `*name` holds a sequence of tensors (cat, einsum, ...).
         self.list_params = frozenset(
             i for i, p in enumerate(self.params) if p.var_positional or p.name == "tensors"
@@ -148,7 +163,22 @@ class Rule:
             self._namespace = namedtuple("Args", self._fields)  # type: ignore[misc]
         return self._namespace
 
-    def named(self, name: str) -> Rule:
+    def named(self, name: str, key: str | None = None) -> Rule:
+        """Names the rule after its op; a rule declared without a signature takes the op's
+        parameters from the registry (``key``: the dispatch name, ``Tensor.view`` for methods)."""
+        if not hasattr(self, "params"):
+            key = key or name
+            declared = SIGNATURES.get(key)
+            if declared is None:
+                raise ValueError(
+                    f"the derivative rule of {key!r} has no signature and the op registry "
+                    "declares none with a single overload: pass Rule(signature, ...)"
+                )
+            params = [
+                Param(n, _REQUIRED if d == "REQUIRED" else d, kind == "var")
+                for n, kind, d in declared
+            ]
+            self._setup(params, f"the registry's signature of {key}")
         self.name = name
         camel = "".join(part.capitalize() for part in name.strip("_").split("_"))
         self.node_name = f"{camel}Backward0"

@@ -11,8 +11,10 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 from multiprocessing import *  # noqa: F403
+from typing import TYPE_CHECKING, Any
 
 from ember.multiprocessing._reductions import init_reductions
 from ember.multiprocessing._sharing import (
@@ -20,13 +22,27 @@ from ember.multiprocessing._sharing import (
     get_sharing_strategy,
     set_sharing_strategy,
 )
-from ember.multiprocessing._spawn import (
-    ProcessContext,
-    ProcessException,
-    ProcessExitedException,
-    ProcessRaisedException,
-    spawn,
-    start_processes,
+
+if TYPE_CHECKING:
+    from ember.multiprocessing._spawn import (
+        ProcessContext,
+        ProcessException,
+        ProcessExitedException,
+        ProcessRaisedException,
+        spawn,
+        start_processes,
+    )
+
+# spawn/start_processes load on first use: a DataLoader worker needs only the reductions.
+_SPAWN_NAMES = frozenset(
+    {
+        "ProcessContext",
+        "ProcessException",
+        "ProcessExitedException",
+        "ProcessRaisedException",
+        "spawn",
+        "start_processes",
+    }
 )
 
 __all__ = [
@@ -42,5 +58,18 @@ __all__ = [
     "spawn",
     "start_processes",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SPAWN_NAMES:
+        raise AttributeError(f"module 'ember.multiprocessing' has no attribute {name!r}")
+    value = getattr(importlib.import_module("ember.multiprocessing._spawn"), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 init_reductions()

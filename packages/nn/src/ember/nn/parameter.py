@@ -29,6 +29,14 @@ def _rebuild_parameter(data: Tensor, requires_grad: bool, state: dict[str, Any])
     return param
 
 
+def _rebuild_buffer(data: Tensor, requires_grad: bool, state: dict[str, Any]) -> Buffer:
+    buf = Buffer(data)
+    buf.__dict__.update(state)
+    if requires_grad:
+        buf.requires_grad_(True)
+    return buf
+
+
 class Parameter(Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
 
@@ -199,6 +207,11 @@ class Buffer(Tensor):
 
     def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
         pass
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # As Parameter: the data is pickled as a plain Tensor, so multiprocessing's pickler sends
+        # it through shared memory (ember.multiprocessing registers only the exact Tensor type).
+        return (_rebuild_buffer, (self.detach(), self.requires_grad, dict(self.__dict__)))
 
     __hash__ = Tensor.__hash__
 

@@ -125,7 +125,7 @@ def signbit(x: Array, /) -> Array:
     check_array(x, "signbit")
     if x.is_floating_point():
         return E.copysign(E.ones_like(x), x) < 0  # type: ignore[no-any-return]
-    return x < 0  # type: ignore[no-any-return]
+    return x < 0
 
 
 def nextafter(x1: Any, x2: Any, /) -> Array:

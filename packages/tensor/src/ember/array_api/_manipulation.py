@@ -61,7 +61,7 @@ def expand_dims(x: Array, /, axis: int = 0) -> Array:
         raise TypeError(f"[expand_dims] axis must be an int, got {axis!r}")
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise IndexError(f"[expand_dims] axis {axis} is out of range for {x.ndim + 1} dims")
-    return x.unsqueeze(axis)  # type: ignore[no-any-return]
+    return x.unsqueeze(axis)
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -126,12 +126,12 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: builtins.bool | None =
         return x.reshape(shape).clone()  # type: ignore[no-any-return]
     if copy is False:
         try:
-            return x.view(shape)  # type: ignore[no-any-return]
+            return x.view(shape)
         except RuntimeError as error:
             if "view size is not compatible" not in str(error):
                 raise
             raise ValueError(f"[reshape] copy=False but {shape_of(x)} -> {shape} copies") from None
-    return x.reshape(shape)  # type: ignore[no-any-return]
+    return x.reshape(shape)
 
 
 def roll(

@@ -104,7 +104,7 @@ def all_rules() -> dict[str, Rule]:
         for name, rule in table.items():
             if name in rules:
                 raise ValueError(f"two derivative rules for {name!r}")
-            rules[name] = rule.named(name.removeprefix("Tensor."))
+            rules[name] = rule.named(name.removeprefix("Tensor."), name)
     for alias, target in ALIASES.items():
         rules[alias] = rules[target]
     return rules

@@ -65,25 +65,24 @@ def _angle(g: Any, z: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "angle": Rule("input", input=lambda g, a: _angle(g, a.input)),
+    "angle": Rule(input=lambda g, a: _angle(g, a.input)),
     # Re and Im are views; their gradients put g back in the real or imaginary part.
-    "real": Rule("input", view=True, input=lambda g, a: g),
-    "imag": Rule("input", view=True, input=lambda g, a: g * 1j),
+    "real": Rule(view=True, input=lambda g, a: g),
+    "imag": Rule(view=True, input=lambda g, a: g * 1j),
     # x.conj() will become a lazy view (a conjugate bit): the storage tells which one it is.
-    "conj": Rule("input", view=None, input=lambda g, a: conj(g)),
-    "conj_physical": Rule("input", input=lambda g, a: g.conj_physical()),
+    "conj": Rule(view=None, input=lambda g, a: conj(g)),
+    "conj_physical": Rule(input=lambda g, a: g.conj_physical()),
     # The values do not change (x itself when its conj bit is clear): the gradient passes as is.
-    "resolve_conj": Rule("input", view=None, input=lambda g, a: g),
+    "resolve_conj": Rule(view=None, input=lambda g, a: g),
     "complex": Rule(
         "real, imag, *, out=None",
         real=lambda g, a: ember.real(g),
         imag=lambda g, a: imag_part(g),
     ),
     "view_as_real": Rule(
-        "input", view=True, input=lambda g, a: ember.complex(g.select(-1, 0), g.select(-1, 1))
+        view=True, input=lambda g, a: ember.complex(g.select(-1, 0), g.select(-1, 1))
     ),
     "view_as_complex": Rule(
-        "input",
         view=True,
         input=lambda g, a: ember.stack([ember.real(g), imag_part(g)], -1),
     ),

@@ -63,7 +63,7 @@ def _c2r(g: Any, a: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "_fft_c2c": Rule("input, dim, normalization, forward", input=_c2c),
-    "_fft_r2c": Rule("input, dim, normalization, onesided", input=_r2c),
-    "_fft_c2r": Rule("input, dim, normalization, last_dim_size", input=_c2r),
+    "_fft_c2c": Rule(input=_c2c),
+    "_fft_r2c": Rule(input=_r2c),
+    "_fft_c2r": Rule(input=_c2r),
 }

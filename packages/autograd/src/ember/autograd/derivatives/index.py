@@ -165,27 +165,22 @@ def _scatter_reduce(g: Any, a: Any, which: int) -> Any:
 
 RULES: dict[str, Rule] = {
     "index_add": Rule(
-        "input, dim, index, source, *, alpha=1",
         input=lambda g, a: g,
         source=lambda g, a: (g.index_select(a.dim, a.index) * a.alpha).reshape(a.source_shape),
     ),
     "index_copy": Rule(
-        "input, dim, index, source",
         input=lambda g, a: g.index_fill(a.dim, a.index, 0.0),
         source=lambda g, a: g.index_select(a.dim, a.index).reshape(a.source_shape),
     ),
     "index_fill": Rule(
-        "input, dim, index, value",
         input=lambda g, a: g.index_fill(a.dim, a.index, 0.0),
         value=_index_fill_value,
     ),
     "masked_scatter": Rule(
-        "input, mask, source",
         input=lambda g, a: g.masked_fill(a.mask, 0.0),
         source=lambda g, a: _masked_scatter_source(g, a.mask, a.source_shape),
     ),
     "scatter": Rule(
-        "input, dim, index, src=None, *, value=None, reduce=None",
         input=_scatter_input,
         src=_scatter_src,
     ),
@@ -195,7 +190,6 @@ RULES: dict[str, Rule] = {
         src=lambda g, a: _fit_to(g.gather(a.dim, a.index), a.src_shape),
     ),
     "scatter_reduce": Rule(
-        "input, dim, index, src, reduce, *, include_self=True",
         input=lambda g, a: _scatter_reduce(g, a, 0),
         src=lambda g, a: _scatter_reduce(g, a, 1),
     ),

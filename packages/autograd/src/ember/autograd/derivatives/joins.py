@@ -106,18 +106,16 @@ def _meshgrid(g: Any, shapes: list[Shape], indexing: Any) -> list[Any]:
 
 
 RULES: dict[str, Rule] = {
-    "hstack": Rule("tensors", tensors=lambda g, a: _hstack(g, a.tensors_shape)),
-    "vstack": Rule("tensors", tensors=lambda g, a: _unstack(g, a.tensors_shape, _atleast_2d, 0)),
-    "dstack": Rule("tensors", tensors=lambda g, a: _unstack(g, a.tensors_shape, _atleast_3d, 2)),
-    "column_stack": Rule("tensors", tensors=lambda g, a: _unstack(g, a.tensors_shape, _column, 1)),
+    "hstack": Rule(tensors=lambda g, a: _hstack(g, a.tensors_shape)),
+    "vstack": Rule(tensors=lambda g, a: _unstack(g, a.tensors_shape, _atleast_2d, 0)),
+    "dstack": Rule(tensors=lambda g, a: _unstack(g, a.tensors_shape, _atleast_3d, 2)),
+    "column_stack": Rule(tensors=lambda g, a: _unstack(g, a.tensors_shape, _column, 1)),
     "block_diag": Rule("*tensors", tensors=lambda g, a: _block_diag(g, a.tensors_shape)),
     "cartesian_prod": Rule("*tensors", tensors=lambda g, a: _cartesian_prod(g, a.tensors_shape)),
     "combinations": Rule(
-        "input, r=2, with_replacement=False",
         input=lambda g, a: _combinations(g, a.input_shape, a.r, a.with_replacement),
     ),
     "meshgrid": Rule(
-        "*tensors, indexing=None",
         tensors=lambda g, a: _meshgrid(g, a.tensors_shape, a.indexing),
     ),
 }

@@ -81,7 +81,6 @@ def _kron_grad(g: Any, x: Any, y: Any, for_first: bool) -> Any:
 
 RULES: dict[str, Rule] = {
     "matmul": Rule(
-        "input, other",
         input=lambda g, a: _matmul_input(g, a.input, a.other),
         other=lambda g, a: _matmul_other(g, a.input, a.other),
     ),
@@ -92,56 +91,46 @@ RULES: dict[str, Rule] = {
         other=lambda g, a: _matmul_input(g, a.other, a.input),
     ),
     "mm": Rule(
-        "input, mat2",
         input=lambda g, a: g @ adjoint(a.mat2),
         mat2=lambda g, a: adjoint(a.input) @ g,
     ),
     "bmm": Rule(
-        "input, mat2",
         input=lambda g, a: g @ adjoint(a.mat2),
         mat2=lambda g, a: adjoint(a.input) @ g,
     ),
     "mv": Rule(
-        "input, vec",
         input=lambda g, a: g.unsqueeze(-1) * conj(a.vec),
         vec=lambda g, a: adjoint(a.input) @ g,
     ),
     "dot": Rule(
-        "input, tensor",
         input=lambda g, a: g * conj(a.tensor),
         tensor=lambda g, a: g * conj(a.input),
     ),
     # vdot(x, y) = sum(conj(x) * y): antiholomorphic in x.
     "vdot": Rule(
-        "input, other",
         input=lambda g, a: conj(g) * a.other,
         other=lambda g, a: g * a.input,
     ),
     "outer": Rule(
-        "input, vec2",
         input=lambda g, a: g @ conj(a.vec2),
         vec2=lambda g, a: g.mT @ conj(a.input),
     ),
     "addmm": Rule(
-        "input, mat1, mat2, *, beta=1, alpha=1",
         input=lambda g, a: g * conj(a.beta),
         mat1=lambda g, a: (g @ adjoint(a.mat2)) * conj(a.alpha),
         mat2=lambda g, a: (adjoint(a.mat1) @ g) * conj(a.alpha),
     ),
     "addmv": Rule(
-        "input, mat, vec, *, beta=1, alpha=1",
         input=lambda g, a: g * conj(a.beta),
         mat=lambda g, a: g.unsqueeze(-1) * conj(a.vec * a.alpha),
         vec=lambda g, a: (adjoint(a.mat) @ g) * conj(a.alpha),
     ),
     "baddbmm": Rule(
-        "input, batch1, batch2, *, beta=1, alpha=1",
         input=lambda g, a: g * conj(a.beta),
         batch1=lambda g, a: (g @ adjoint(a.batch2)) * conj(a.alpha),
         batch2=lambda g, a: (adjoint(a.batch1) @ g) * conj(a.alpha),
     ),
     "einsum": Rule(
-        "equation, *operands",
         operands=lambda g, a: _einsum_operands(g, a.equation, a.operands),
     ),
     "tensordot": Rule(
@@ -150,7 +139,6 @@ RULES: dict[str, Rule] = {
         b=lambda g, x: _tensordot_grad(g, x.a, x.b, x.dims, False),
     ),
     "kron": Rule(
-        "input, other",
         input=lambda g, a: _kron_grad(g, a.input, a.other, True),
         other=lambda g, a: _kron_grad(g, a.input, a.other, False),
     ),

@@ -327,29 +327,25 @@ def _lu_solve_LU(g: Any, a: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "_linalg_inv_ex": Rule(
-        "A, check_errors, op", outputs=(0,), A=lambda g, a: _inv(g[0], a.result[0])
-    ),
-    "_linalg_solve_ex": Rule("A, B, left, check_errors, op", outputs=(0,), A=_solve_A, B=_solve_B),
-    "_linalg_det": Rule("A, op", A=lambda g, a: _det(g, a.A, a.result)),
+    "_linalg_inv_ex": Rule(outputs=(0,), A=lambda g, a: _inv(g[0], a.result[0])),
+    "_linalg_solve_ex": Rule(outputs=(0,), A=_solve_A, B=_solve_B),
+    "_linalg_det": Rule(A=lambda g, a: _det(g, a.A, a.result)),
     # The sign of a real determinant is piecewise constant: only logabsdet carries gradients.
-    "_linalg_slogdet": Rule("A, op", outputs=(1,), A=lambda g, a: _slogdet(g, a.A)),
+    "_linalg_slogdet": Rule(outputs=(1,), A=lambda g, a: _slogdet(g, a.A)),
     "_linalg_cholesky_ex": Rule(
-        "A, upper, check_errors, op",
         outputs=(0,),
         A=lambda g, a: _cholesky(g, a.result[0], a.upper),
     ),
-    "_linalg_qr": Rule("A, mode, op", A=_qr),
-    "_linalg_svd": Rule("A, full_matrices, compute_uv, op", A=_svd),
-    "_linalg_eigh": Rule("A, UPLO, compute_v, op", A=_eigh),
-    "_linalg_eig": Rule("A, compute_v, op", A=_eig),
+    "_linalg_qr": Rule(A=_qr),
+    "_linalg_svd": Rule(A=_svd),
+    "_linalg_eigh": Rule(A=_eigh),
+    "_linalg_eig": Rule(A=_eig),
     "_linalg_lstsq": Rule(
-        "A, B, rcond, driver, op",
         outputs=(0, 1),
         A=lambda g, a: _lstsq_grads(g, a, True),
         B=lambda g, a: _lstsq_grads(g, a, False),
     ),
-    "_linalg_lu_factor_ex": Rule("A, pivot, check_errors, op", outputs=(0,), A=_lu_factor),
-    "_linalg_lu_solve": Rule("LU, pivots, B, left, adjoint, op", LU=_lu_solve_LU, B=_lu_solve_B),
-    "_lu_unpack": Rule("LU, pivots, unpack_data, unpack_pivots, op", outputs=(1, 2), LU=_lu_unpack),
+    "_linalg_lu_factor_ex": Rule(outputs=(0,), A=_lu_factor),
+    "_linalg_lu_solve": Rule(LU=_lu_solve_LU, B=_lu_solve_B),
+    "_lu_unpack": Rule(outputs=(1, 2), LU=_lu_unpack),
 }

@@ -102,19 +102,16 @@ def _corrcoef(g: Any, a: Any) -> Any:
 
 RULES: dict[str, Rule] = {
     "cross": Rule(
-        "input, other, dim=None",
         input=lambda g, a: ember.cross(conj(a.other), g, _cross_dim(a.input_shape, a.dim)),
         other=lambda g, a: ember.cross(g, conj(a.input), _cross_dim(a.input_shape, a.dim)),
     ),
     "cdist": Rule(
-        "x1, x2, p=2.0, compute_mode=None",
         x1=lambda g, a: _cdist(g, a, True),
         x2=lambda g, a: _cdist(g, a, False),
     ),
     "cov": Rule(
-        "input, *, correction=1, fweights=None, aweights=None",
         input=_cov_input,
         aweights=_cov_aweights,
     ),
-    "corrcoef": Rule("input", input=_corrcoef),
+    "corrcoef": Rule(input=_corrcoef),
 }

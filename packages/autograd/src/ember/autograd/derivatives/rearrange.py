@@ -114,7 +114,6 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: g.rot90(-a.k, (0, 1) if a.dims is None else a.dims),
     ),
     "repeat_interleave": Rule(
-        "input, repeats=None, dim=None, *, output_size=None",
         input=lambda g, a: _repeat_interleave(g, a.input_shape, a.repeats, a.dim),
     ),
     "unfold": Rule(
@@ -123,12 +122,10 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: _unfold(g, a.input_shape, a.dimension, a.size, a.step),
     ),
     "as_strided": Rule(
-        "input, size, stride, storage_offset=None",
         view=True,
         input=lambda g, a: _as_strided(g, a.input_geometry, a.size, a.stride, a.storage_offset),
     ),
     "diff": Rule(
-        "input, n=1, dim=-1, prepend=None, append=None",
         input=lambda g, a: _diff_part(g, a, "input"),
         prepend=lambda g, a: _diff_part(g, a, "prepend"),
         append=lambda g, a: _diff_part(g, a, "append"),

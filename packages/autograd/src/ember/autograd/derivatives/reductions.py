@@ -250,20 +250,17 @@ def _evenly_distribute(g: Any, x: Any, value: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "sum": Rule("input, dim=None, keepdim=False, *, dtype=None", input=_sum),
-    "mean": Rule("input, dim=None, keepdim=False, *, dtype=None", input=_mean),
-    "nansum": Rule("input, dim=None, keepdim=False, *, dtype=None", input=_nansum),
-    "nanmean": Rule("input, dim=None, keepdim=False, *, dtype=None", input=_nanmean),
+    "sum": Rule(input=_sum),
+    "mean": Rule(input=_mean),
+    "nansum": Rule(input=_nansum),
+    "nanmean": Rule(input=_nanmean),
     "prod": Rule(
-        "input, dim=None, keepdim=False, *, dtype=None",
         input=lambda g, a: _prod(g, a.input, a.dim, a.keepdim),
     ),
     "amax": Rule(
-        "input, dim=(), keepdim=False",
         input=lambda g, a: _amax_amin(g, a.input, a.result, a.dim, a.keepdim),
     ),
     "amin": Rule(
-        "input, dim=(), keepdim=False",
         input=lambda g, a: _amax_amin(g, a.input, a.result, a.dim, a.keepdim),
     ),
     "max": Rule(
@@ -282,43 +279,33 @@ RULES: dict[str, Rule] = {
         # max(x, y) with a tensor in the place of dim.
         dim=lambda g, a: _max_min_other(g, a, False),
     ),
-    "var": Rule("input, dim=None, unbiased=None, keepdim=False, *, correction=None", input=_var),
-    "std": Rule("input, dim=None, unbiased=None, keepdim=False, *, correction=None", input=_std),
+    "var": Rule(input=_var),
+    "std": Rule(input=_std),
     "var_mean": Rule(
-        "input, dim=None, unbiased=None, keepdim=False, *, correction=None",
         input=lambda g, a: _var_mean(g, a, False),
     ),
     "std_mean": Rule(
-        "input, dim=None, unbiased=None, keepdim=False, *, correction=None",
         input=lambda g, a: _var_mean(g, a, True),
     ),
-    "norm": Rule("input, p='fro', dim=None, keepdim=False, out=None, dtype=None", input=_norm),
-    "Tensor.norm": Rule("input, p='fro', dim=None, keepdim=False, dtype=None", input=_norm),
-    "logsumexp": Rule("input, dim, keepdim=False", input=_logsumexp),
-    "cumsum": Rule("input, dim, *, dtype=None", input=lambda g, a: _cumsum(g, a.dim)),
+    "norm": Rule(input=_norm),
+    "Tensor.norm": Rule(input=_norm),
+    "logsumexp": Rule(input=_logsumexp),
+    "cumsum": Rule(input=lambda g, a: _cumsum(g, a.dim)),
     "cumprod": Rule(
-        "input, dim, *, dtype=None",
         input=lambda g, a: _cumprod(g, a.input, a.result, a.dim),
     ),
-    "softmax": Rule("input, dim, *, dtype=None", input=lambda g, a: _softmax(g, a.result, a.dim)),
-    "log_softmax": Rule(
-        "input, dim, *, dtype=None", input=lambda g, a: _log_softmax(g, a.result, a.dim)
-    ),
-    "sort": Rule(
-        "input, dim=-1, descending=False, *, stable=False", outputs=(0,), input=_sort_like
-    ),
+    "softmax": Rule(input=lambda g, a: _softmax(g, a.result, a.dim)),
+    "log_softmax": Rule(input=lambda g, a: _log_softmax(g, a.result, a.dim)),
+    "sort": Rule(outputs=(0,), input=_sort_like),
     "topk": Rule(
-        "input, k, dim=-1, largest=True, sorted=True",
         outputs=(0,),
         input=lambda g, a: _indexed(g[0], a.input_shape, a.dim, a.result[1], True),
     ),
     "kthvalue": Rule(
-        "input, k, dim=-1, keepdim=False",
         outputs=(0,),
         input=lambda g, a: _indexed(g[0], a.input_shape, a.dim, a.result[1], a.keepdim),
     ),
     "median": Rule(
-        "input, dim=None, keepdim=False",
         outputs=(0,),
         input=lambda g, a: (
             _evenly_distribute(g, a.input, a.result)
@@ -327,7 +314,6 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "msort": Rule(
-        "input",
         input=lambda g, a: _indexed(g, a.input_shape, 0, a.input.argsort(0), True),
     ),
 }

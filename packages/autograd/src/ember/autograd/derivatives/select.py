@@ -132,25 +132,20 @@ _QUANTILE = "input, q, dim=None, keepdim=False, *, interpolation='linear'"
 
 RULES: dict[str, Rule] = {
     "cummax": Rule(
-        "input, dim",
         outputs=(0,),
         input=lambda g, a: _cumulative_pick(g[0], a.input_shape, a.dim, a.result[1]),
     ),
     "cummin": Rule(
-        "input, dim",
         outputs=(0,),
         input=lambda g, a: _cumulative_pick(g[0], a.input_shape, a.dim, a.result[1]),
     ),
-    "logcumsumexp": Rule(
-        "input, dim", input=lambda g, a: _logcumsumexp(g, a.input, a.result, a.dim)
-    ),
+    "logcumsumexp": Rule(input=lambda g, a: _logcumsumexp(g, a.input, a.result, a.dim)),
     "mode": Rule(
-        "input, dim=-1, keepdim=False",
         outputs=(0,),
         input=lambda g, a: _indexed(g[0], a.input_shape, a.dim, a.result[1], a.keepdim),
     ),
-    "nanmedian": Rule("input, dim=None, keepdim=False", outputs=(0,), input=_median_like),
-    "aminmax": Rule("input, *, dim=None, keepdim=False", input=_aminmax),
+    "nanmedian": Rule(outputs=(0,), input=_median_like),
+    "aminmax": Rule(input=_aminmax),
     "quantile": Rule(
         _QUANTILE,
         input=lambda g, a: _quantile_input(g, a, False),

@@ -239,53 +239,43 @@ RULES: dict[str, Rule] = {
     ),
     "Tensor.view": _view,
     "Tensor.reshape": Rule("input, *shape", view=None, input=_reshape),
-    "reshape": Rule("input, shape", view=None, input=_reshape),
-    "Tensor.view_as": Rule("input, other", view=True, input=_reshape),
-    "Tensor.reshape_as": Rule("input, other", view=None, input=_reshape),
-    "flatten": Rule("input, start_dim=0, end_dim=-1", view=None, input=_reshape),
-    "unflatten": Rule("input, dim, sizes", view=None, input=_reshape),
-    "squeeze": Rule("input, dim=None", view=True, input=_reshape),
-    "unsqueeze": Rule("input, dim", view=True, input=_reshape),
+    "reshape": Rule(view=None, input=_reshape),
+    "Tensor.view_as": Rule(view=True, input=_reshape),
+    "Tensor.reshape_as": Rule(view=None, input=_reshape),
+    "flatten": Rule(view=None, input=_reshape),
+    "unflatten": Rule(view=None, input=_reshape),
+    "squeeze": Rule(view=True, input=_reshape),
+    "unsqueeze": Rule(view=True, input=_reshape),
     "Tensor.permute": Rule(
         "input, *dims", view=True, input=lambda g, a: g.permute(_inverse_permutation(a.dims))
     ),
-    "permute": Rule(
-        "input, dims", view=True, input=lambda g, a: g.permute(_inverse_permutation(a.dims))
-    ),
-    "transpose": Rule(
-        "input, dim0, dim1", view=True, input=lambda g, a: g.transpose(a.dim0, a.dim1)
-    ),
+    "permute": Rule(view=True, input=lambda g, a: g.permute(_inverse_permutation(a.dims))),
+    "transpose": Rule(view=True, input=lambda g, a: g.transpose(a.dim0, a.dim1)),
     # numpy's names for the function and method; the in-place form takes dim0/dim1.
-    "swapaxes": Rule(
-        "input, axis0, axis1", view=True, input=lambda g, a: g.transpose(a.axis0, a.axis1)
-    ),
+    "swapaxes": Rule(view=True, input=lambda g, a: g.transpose(a.axis0, a.axis1)),
     "Tensor.swapaxes_": Rule(
         "input, dim0, dim1", view=True, input=lambda g, a: g.transpose(a.dim0, a.dim1)
     ),
-    "t": Rule("input", view=True, input=lambda g, a: g.t()),
-    "adjoint": Rule("input", view=True, input=lambda g, a: g.mT),
+    "t": Rule(view=True, input=lambda g, a: g.t()),
+    "adjoint": Rule(view=True, input=lambda g, a: g.mT),
     "movedim": Rule(
-        "input, source, destination",
         view=True,
         input=lambda g, a: _movedim_backward(g, a.source, a.destination),
     ),
     # Broadcasting views: the engine sums the gradient back to the input's shape.
     "Tensor.expand": Rule("input, *sizes", view=True, input=lambda g, a: g),
-    "Tensor.expand_as": Rule("input, other", view=True, input=lambda g, a: g),
-    "broadcast_to": Rule("input, size", view=True, input=lambda g, a: g),
+    "Tensor.expand_as": Rule(view=True, input=lambda g, a: g),
+    "broadcast_to": Rule(view=True, input=lambda g, a: g),
     "broadcast_tensors": Rule("*tensors", tensors=lambda g, a: _grads(g)),
     "narrow": Rule(
-        "input, dim, start, length",
         view=True,
         input=lambda g, a: _narrow_backward(g, a.input_shape, a.dim, int(a.start), a.length),
     ),
     "select": Rule(
-        "input, dim, index",
         view=True,
         input=lambda g, a: _select_backward(g, a.input_shape, a.dim, int(a.index)),
     ),
     "diagonal": Rule(
-        "input, offset=0, dim1=0, dim2=1",
         view=True,
         input=lambda g, a: _diagonal_backward(g, a.input_shape, a.offset, a.dim1, a.dim2),
     ),
@@ -301,9 +291,8 @@ RULES: dict[str, Rule] = {
     ),
     # Several views of one tensor: writing into one in place must be refused (view=None asks
     # the storage), or the base's gradient would silently miss the write.
-    "unbind": Rule("input, dim=0", view=None, input=lambda g, a: _unbind_backward(g, a.dim)),
+    "unbind": Rule(view=None, input=lambda g, a: _unbind_backward(g, a.dim)),
     "split": Rule(
-        "tensor, split_size_or_sections, dim=0",
         view=None,
         tensor=lambda g, a: _split_backward(g, a.tensor_shape, a.dim),
     ),
@@ -313,88 +302,67 @@ RULES: dict[str, Rule] = {
         tensor=lambda g, a: _split_backward(g, a.tensor_shape, a.dim),
     ),
     "split_with_sizes": Rule(
-        "input, split_sizes, dim=0",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "chunk": Rule(
-        "input, chunks, dim=0",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "tensor_split": Rule(
-        "input, indices_or_sections, dim=0",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, a.dim),
     ),
     "hsplit": Rule(
-        "input, indices_or_sections",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, 1 if len(a.input_shape) > 1 else 0),
     ),
     "vsplit": Rule(
-        "input, indices_or_sections",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, 0),
     ),
     "dsplit": Rule(
-        "input, indices_or_sections",
         view=None,
         input=lambda g, a: _split_backward(g, a.input_shape, 2),
     ),
     "cat": Rule(
-        "tensors, dim=0, *, axis=None",
         tensors=lambda g, a: _cat_backward(g, a.tensors_shape, a.dim if a.axis is None else a.axis),
     ),
-    "stack": Rule(
-        "tensors, dim=0", tensors=lambda g, a: _stack_backward(g, len(a.tensors_shape), a.dim)
-    ),
-    "flip": Rule("input, dims", input=lambda g, a: g.flip(a.dims)),
+    "stack": Rule(tensors=lambda g, a: _stack_backward(g, len(a.tensors_shape), a.dim)),
+    "flip": Rule(input=lambda g, a: g.flip(a.dims)),
     "Tensor.flip": Rule("input, *dims", input=lambda g, a: g.flip(a.dims)),
-    "fliplr": Rule("input", input=lambda g, a: g.fliplr()),
-    "flipud": Rule("input", input=lambda g, a: g.flipud()),
-    "roll": Rule(
-        "input, shifts, dims=None", input=lambda g, a: _roll_backward(g, a.shifts, a.dims)
-    ),
+    "fliplr": Rule(input=lambda g, a: g.fliplr()),
+    "flipud": Rule(input=lambda g, a: g.flipud()),
+    "roll": Rule(input=lambda g, a: _roll_backward(g, a.shifts, a.dims)),
     "Tensor.repeat": Rule(
         "input, *repeats", input=lambda g, a: _repeat_backward(g, a.input_shape, a.repeats)
     ),
-    "tile": Rule("input, dims", input=lambda g, a: _tile_backward(g, a.input_shape, a.dims)),
+    "tile": Rule(input=lambda g, a: _tile_backward(g, a.input_shape, a.dims)),
     "Tensor.tile": Rule(
         "input, *dims", input=lambda g, a: _tile_backward(g, a.input_shape, a.dims)
     ),
-    "tril": Rule("input, diagonal=0", input=lambda g, a: g.tril(a.diagonal)),
-    "triu": Rule("input, diagonal=0", input=lambda g, a: g.triu(a.diagonal)),
-    "diag": Rule(
-        "input, diagonal=0", input=lambda g, a: _diag_backward(g, a.input_shape, a.diagonal)
-    ),
+    "tril": Rule(input=lambda g, a: g.tril(a.diagonal)),
+    "triu": Rule(input=lambda g, a: g.triu(a.diagonal)),
+    "diag": Rule(input=lambda g, a: _diag_backward(g, a.input_shape, a.diagonal)),
     "diag_embed": Rule(
-        "input, offset=0, dim1=-2, dim2=-1",
         input=lambda g, a: _diag_embed_backward(g, a.offset, a.dim1, a.dim2),
     ),
     "diagflat": Rule(
-        "input, offset=0",
         input=lambda g, a: g.diagonal(a.offset).reshape(a.input_shape),
     ),
-    "trace": Rule("input", input=lambda g, a: _trace_backward(g, a.input_shape)),
+    "trace": Rule(input=lambda g, a: _trace_backward(g, a.input_shape)),
     "gather": Rule(
-        "input, dim, index, *, sparse_grad=False",
         input=lambda g, a: _gather_input(g, a.input_shape, a.dim, a.index),
     ),
     "index_select": Rule(
-        "input, dim, index",
         input=lambda g, a: _index_select_input(g, a.input_shape, a.dim, a.index),
     ),
-    "take": Rule("input, index", input=lambda g, a: _take_input(g, a.input_shape, a.index)),
+    "take": Rule(input=lambda g, a: _take_input(g, a.input_shape, a.index)),
     "take_along_dim": Rule(
-        "input, indices, dim=None",
         input=lambda g, a: _take_along_dim_input(g, a.input_shape, a.indices, a.dim),
     ),
-    "masked_select": Rule(
-        "input, mask", input=lambda g, a: _masked_select_input(g, a.input_shape, a.mask)
-    ),
+    "masked_select": Rule(input=lambda g, a: _masked_select_input(g, a.input_shape, a.mask)),
     "index_put": Rule(
-        "input, indices, values, accumulate=False",
         input=lambda g, a: _index_put_input(g, a.indices, a.accumulate),
         values=lambda g, a: _index_put_values(g, a.indices),
     ),

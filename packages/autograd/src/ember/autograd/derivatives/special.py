@@ -37,21 +37,15 @@ def _zeta_input(g: Any, a: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "i0": Rule("input", input=lambda g, a: g * _C._special_i1(a.input)),
+    "i0": Rule(input=lambda g, a: g * _C._special_i1(a.input)),
     "_special_i0e": Rule(
-        "input",
         input=lambda g, a: g * (_C._special_i1e(a.input) - a.input.sign() * a.result),
     ),
-    "_special_i1": Rule("input", input=lambda g, a: g * _i1_derivative(a.input)),
-    "_special_i1e": Rule("input", input=lambda g, a: g * _i1e_derivative(a.input)),
-    "_special_erfcx": Rule(
-        "input", input=lambda g, a: g * (2 * a.input * a.result - _TWO_OVER_SQRT_PI)
-    ),
-    "_special_ndtri": Rule(
-        "input", input=lambda g, a: g * _SQRT_2PI * (0.5 * a.result * a.result).exp()
-    ),
+    "_special_i1": Rule(input=lambda g, a: g * _i1_derivative(a.input)),
+    "_special_i1e": Rule(input=lambda g, a: g * _i1e_derivative(a.input)),
+    "_special_erfcx": Rule(input=lambda g, a: g * (2 * a.input * a.result - _TWO_OVER_SQRT_PI)),
+    "_special_ndtri": Rule(input=lambda g, a: g * _SQRT_2PI * (0.5 * a.result * a.result).exp()),
     "_special_zeta": Rule(
-        "input, other",
         input=_zeta_input,
         other=lambda g, a: -g * a.input * _C._special_zeta(a.input + 1, a.other),
     ),

@@ -16,6 +16,7 @@ from typing import Any
 
 import ember
 import ember.multiprocessing
+from ember.multiprocessing import _spawn
 from ember.utils.data import worker as _worker
 from ember.utils.data._channel import ResultChannel
 
@@ -24,7 +25,7 @@ _JOIN_TIMEOUT = 2.0
 
 def _death_message(worker_id: int, pid: int | None, exitcode: int | None) -> str:
     if exitcode is not None and exitcode < 0:
-        name = ember.multiprocessing._spawn.signal_name(exitcode)
+        name = _spawn.signal_name(exitcode)
         hint = (
             " (a bus error in a worker is usually /dev/shm running out: see the shared memory "
             "notes in docs/data.md)"

@@ -11,7 +11,8 @@ import traceback
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-import ember.multiprocessing  # noqa: F401  (workers send tensors through shared memory)
+import ember
+import ember.multiprocessing  # registers the reductions: batches travel in shared memory
 from ember.utils.data import _worker_state
 
 
@@ -92,8 +93,6 @@ class _KeyErrorMessage(str):
 
 
 def _seed_worker(seed: int, base_seed: int, worker_id: int) -> None:
-    import ember
-
     random.seed(seed)
     ember.manual_seed(seed)
     np = sys.modules.get("numpy")
@@ -186,6 +185,8 @@ def worker_loop(
     init_error: ExceptionWrapper | None = None
     fetcher: _Fetcher | None = None
     try:
+        # One intra-op thread per worker, as in torch: the workers are the parallelism.
+        ember.set_num_threads(1)
         _seed_worker(seed, base_seed, worker_id)
         _worker_state.info = WorkerInfo(
             id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset

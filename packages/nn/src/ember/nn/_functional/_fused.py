@@ -34,11 +34,11 @@ class LayerNormFn(Function):
         ctx.eps = eps
         ctx.has_bias = bias is not None
         if weight is not None and bias is not None:
-            return cast(Tensor, ember.addcmul(bias, xhat, weight))
+            return ember.addcmul(bias, xhat, weight)
         if weight is not None:
-            return cast(Tensor, xhat * weight)
+            return xhat * weight
         if bias is not None:
-            return cast(Tensor, xhat + bias)
+            return xhat + bias
         return cast(Tensor, xhat.clone())
 
     @staticmethod
@@ -88,10 +88,10 @@ class CrossEntropyFn(Function):
         ctx.smoothing = smoothing
         ctx.count = loss.numel()
         if reduction == "mean":
-            return cast(Tensor, loss.mean())
+            return loss.mean()
         if reduction == "sum":
-            return cast(Tensor, loss.sum())
-        return cast(Tensor, loss)
+            return loss.sum()
+        return loss
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple[Any, ...]:
@@ -132,9 +132,9 @@ def _gelu_slope(x: Tensor, approximate: str) -> Tensor:
     if approximate == "tanh":
         th = ember.tanh((x + x * x * x * _TANH_C) * _TANH_K)
         inner = (x * x * (3 * _TANH_C) + 1.0) * _TANH_K
-        return cast(Tensor, (th + 1.0) * 0.5 + x * (1.0 - th * th) * inner * 0.5)
+        return (th + 1.0) * 0.5 + x * (1.0 - th * th) * inner * 0.5
     cdf = (ember.erf(x * _INV_SQRT2) + 1.0) * 0.5
-    return cast(Tensor, cdf + x * ember.exp(x * x * -0.5) * _INV_SQRT_2PI)
+    return cdf + x * ember.exp(x * x * -0.5) * _INV_SQRT_2PI
 
 
 class GeluFn(Function):
@@ -146,10 +146,10 @@ class GeluFn(Function):
         if approximate == "tanh":
             th = ember.tanh((input * input * _TANH_C + 1.0).mul_(input).mul_(_TANH_K))
             ctx.save_for_backward(input, th)
-            return cast(Tensor, (th + 1.0).mul_(input).mul_(0.5))
+            return (th + 1.0).mul_(input).mul_(0.5)
         cdf = ember.erf(input * _INV_SQRT2).mul_(0.5).add_(0.5)
         ctx.save_for_backward(input, cdf)
-        return cast(Tensor, input * cdf)
+        return input * cdf
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple[Any, ...]:

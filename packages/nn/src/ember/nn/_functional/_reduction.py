@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from typing import cast
 
 from ember._tensor import Tensor
 
@@ -51,7 +50,7 @@ def check(reduction: str) -> None:
 def apply(loss: Tensor, reduction: str) -> Tensor:
     """Reduces an elementwise loss: 'none' keeps it, 'mean' averages, 'sum' adds."""
     if reduction == "mean":
-        return cast(Tensor, loss.mean())
+        return loss.mean()
     if reduction == "sum":
-        return cast(Tensor, loss.sum())
+        return loss.sum()
     return loss

@@ -73,7 +73,7 @@ def _source(input: Tensor, inplace: bool) -> Tensor:
 def _write_back(input: Tensor, result: Tensor, inplace: bool) -> Tensor:
     # In-place variants compute out of place and copy: autograd records the copy like torch's.
     if inplace:
-        return cast(Tensor, input.copy_(result))
+        return input.copy_(result)
     return result
 
 
@@ -107,8 +107,8 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """
     _check_tensor("relu", input)
     if inplace:
-        return cast(Tensor, input.relu_())
-    return cast(Tensor, ember.relu(input))
+        return input.relu_()
+    return ember.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -129,8 +129,8 @@ def hardtanh(
     if min_val > max_val:
         raise ValueError("hardtanh(): min_val cannot be greater than max_val")
     if inplace:
-        return cast(Tensor, input.clamp_(min_val, max_val))
-    return cast(Tensor, ember.clamp(input, min_val, max_val))
+        return input.clamp_(min_val, max_val)
+    return ember.clamp(input, min_val, max_val)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -248,7 +248,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
             weight = weight.reshape([n] + [1] * (input.dim() - 2))
     elif weight.dim() == 1 and input.dim() == 0:
         weight = weight.reshape([])
-    return cast(Tensor, ember.where(input > 0, input, input * weight))
+    return ember.where(input > 0, input, input * weight)
 
 
 def rrelu(
@@ -306,7 +306,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
     a, b = input.split(size // 2, d)
-    return cast(Tensor, a * ember.sigmoid(b))
+    return a * ember.sigmoid(b)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -330,7 +330,7 @@ def logsigmoid(input: Tensor) -> Tensor:
         tensor([-0.6931])
     """
     _check_tensor("logsigmoid", input)
-    return cast(Tensor, input.clamp(max=0.0) - ember.log1p(ember.exp(-input.abs())))
+    return input.clamp(max=0.0) - ember.log1p(ember.exp(-input.abs()))
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -341,7 +341,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         tensor([ 0., -1.])
     """
     _check_tensor("hardshrink", input)
-    return cast(Tensor, ember.where(input.abs() > lambd, input, 0.0))
+    return ember.where(input.abs() > lambd, input, 0.0)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -352,7 +352,7 @@ def tanhshrink(input: Tensor) -> Tensor:
         tensor([0.])
     """
     _check_tensor("tanhshrink", input)
-    return cast(Tensor, input - ember.tanh(input))
+    return input - ember.tanh(input)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -363,7 +363,7 @@ def softsign(input: Tensor) -> Tensor:
         tensor([0.5000])
     """
     _check_tensor("softsign", input)
-    return cast(Tensor, input / (input.abs() + 1.0))
+    return input / (input.abs() + 1.0)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -378,7 +378,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     soft = ember.log1p(ember.exp(scaled.clamp(max=threshold)))
     if beta != 1:
         soft = soft / beta
-    return cast(Tensor, ember.where(scaled > threshold, input, soft))
+    return ember.where(scaled > threshold, input, soft)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -391,7 +391,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     _check_tensor("softshrink", input)
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return cast(Tensor, input - input.clamp(-lambd, lambd))
+    return input - input.clamp(-lambd, lambd)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
@@ -449,7 +449,7 @@ def sigmoid(input: Tensor) -> Tensor:
         >>> F.sigmoid(ember.tensor([0.0]))
         tensor([0.5000])
     """
-    return cast(Tensor, ember.sigmoid(_check_tensor("sigmoid", input)))
+    return ember.sigmoid(_check_tensor("sigmoid", input))
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -459,7 +459,7 @@ def tanh(input: Tensor) -> Tensor:
         >>> F.tanh(ember.tensor([0.0]))
         tensor([0.])
     """
-    return cast(Tensor, ember.tanh(_check_tensor("tanh", input)))
+    return ember.tanh(_check_tensor("tanh", input))
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -486,7 +486,7 @@ def softmax(
     _check_tensor("softmax", input)
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
-    return cast(Tensor, ember.softmax(input, dim, dtype=dtype))
+    return ember.softmax(input, dim, dtype=dtype)
 
 
 def softmin(
@@ -506,7 +506,7 @@ def softmin(
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    return cast(Tensor, ember.softmax(-input, dim))
+    return ember.softmax(-input, dim)
 
 
 def log_softmax(
@@ -524,7 +524,7 @@ def log_softmax(
     _check_tensor("log_softmax", input)
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return cast(Tensor, ember.log_softmax(input, dim, dtype=dtype))
+    return ember.log_softmax(input, dim, dtype=dtype)
 
 
 def gumbel_softmax(
@@ -543,7 +543,7 @@ def gumbel_softmax(
     gumbels = -ember.empty_like(logits).exponential_().log()
     y_soft = ember.softmax((logits + gumbels) / tau, dim)
     if not hard:
-        return cast(Tensor, y_soft)
+        return y_soft
     index = y_soft.argmax(dim, keepdim=True)
     y_hard = ember.zeros_like(logits).scatter_(dim, index, 1.0)
-    return cast(Tensor, y_hard - y_soft.detach() + y_soft)
+    return y_hard - y_soft.detach() + y_soft

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 import ember
 from ember._tensor import Tensor
 
@@ -32,7 +30,7 @@ def pairwise_distance(
     dims = max(x1.dim(), x2.dim())
     diff = x1 - x2 + eps
     if dims == 0:
-        return cast(Tensor, diff.abs())
+        return diff.abs()
     return ember.linalg.vector_norm(diff, p, dim=dims - 1, keepdim=keepdim)
 
 
@@ -58,7 +56,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         )
     n1 = ember.linalg.vector_norm(x1, 2, dim=dim, keepdim=True).clamp(min=eps)
     n2 = ember.linalg.vector_norm(x2, 2, dim=dim, keepdim=True).clamp(min=eps)
-    return cast(Tensor, ((x1 / n1) * (x2 / n2)).sum(dim))
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:

@@ -7,7 +7,6 @@ reproducible) and pre-scaled, so the forward and the backward are one multiply e
 from __future__ import annotations
 
 import warnings
-from typing import cast
 
 import ember
 from ember._tensor import Tensor
@@ -35,7 +34,7 @@ def _apply(input: Tensor, factor: Tensor, shift: Tensor | None, inplace: bool) -
         input.mul_(factor)
         return input.add_(shift) if shift is not None else input
     out = input * factor
-    return cast(Tensor, out + shift if shift is not None else out)
+    return out + shift if shift is not None else out
 
 
 def _noise_shape(input: Tensor, feature: bool) -> list[int]:
@@ -105,7 +104,7 @@ def _feature_dropout(
         return _dropout_impl(input, p, training, inplace, feature=True, alpha=False)
     out = _dropout_impl(input.unsqueeze(0), p, training, False, feature=True, alpha=False)
     out = out.squeeze(0)
-    return cast(Tensor, input.copy_(out) if inplace and out is not input else out)
+    return input.copy_(out) if inplace and out is not input else out
 
 
 def dropout1d(
@@ -186,4 +185,4 @@ def dropout3d(
         return _dropout_impl(input, p, training, inplace, feature=True, alpha=False)
     out = _dropout_impl(input.unsqueeze(0), p, training, False, feature=True, alpha=False)
     out = out.squeeze(0)
-    return cast(Tensor, input.copy_(out) if inplace and training and p > 0 else out)
+    return input.copy_(out) if inplace and training and p > 0 else out

@@ -64,7 +64,7 @@ def _weighted(loss: Tensor, weight: Tensor | None, input: Tensor, reduction: str
         raise ValueError("Weights and input must have the same size.")
     loss = loss * weight
     if reduction == "mean":
-        return cast(Tensor, loss.sum() / weight.sum())
+        return loss.sum() / weight.sum()
     return _reduction.apply(loss, reduction)
 
 
@@ -111,7 +111,7 @@ def _huber(diff: Tensor, delta: float) -> Tensor:
     # 0.5 c^2 + delta (|d| - c) with c = min(|d|, delta): quadratic inside, linear outside.
     a = diff.abs()
     c = a.clamp(max=delta)
-    return cast(Tensor, c * c * 0.5 + (a - c) * delta)
+    return c * c * 0.5 + (a - c) * delta
 
 
 def smooth_l1_loss(
@@ -250,10 +250,10 @@ def _all_valid(target: Tensor, classes: int, ignore_index: int) -> bool:
 def _reduce_nll(loss: Tensor, mask: Tensor | None, w: Tensor | None, reduction: str) -> Tensor:
     if reduction == "mean":
         if w is not None:
-            return cast(Tensor, loss.sum() / w.sum())
+            return loss.sum() / w.sum()
         if mask is not None:
-            return cast(Tensor, loss.sum() / mask.sum())
-        return cast(Tensor, loss.mean())
+            return loss.sum() / mask.sum()
+        return loss.mean()
     return _reduction.apply(loss, reduction)
 
 
@@ -284,7 +284,7 @@ def nll_loss(
     weight = _class_weight(weight, x.size(1))
     loss, mask, w = _nll_terms(x, t, weight, ignore_index)
     if unbatched and reduction == "none":
-        return cast(Tensor, loss.squeeze(0))
+        return loss.squeeze(0)
     return _reduce_nll(loss, mask, w, reduction)
 
 

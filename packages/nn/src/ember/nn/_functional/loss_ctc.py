@@ -10,7 +10,7 @@ reported as inf, or 0 with ``zero_infinity=True``, as torch.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import ember
 from ember._tensor import Tensor
@@ -118,7 +118,7 @@ def ctc_loss(
     loss = ember.where(impossible, ember.full_like(loss, fill), loss)
     if reduction == "mean":
         denom = ember.tensor(tg_len, dtype=lp.dtype).clamp(min=1)
-        return cast(Tensor, (loss / denom).mean())
+        return (loss / denom).mean()
     if reduction == "sum":
-        return cast(Tensor, loss.sum())
-    return cast(Tensor, loss.squeeze(0) if unbatched else loss)
+        return loss.sum()
+    return loss.squeeze(0) if unbatched else loss

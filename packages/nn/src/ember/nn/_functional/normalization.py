@@ -81,7 +81,7 @@ def _scale_shift(
     if bias is not None:
         shift = shift + bias
     shape = _channel_shape(input)
-    return cast(Tensor, ember.addcmul(shift.reshape(shape), input, scale.reshape(shape)))
+    return ember.addcmul(shift.reshape(shape), input, scale.reshape(shape))
 
 
 def batch_norm(
@@ -187,12 +187,12 @@ def instance_norm(
             )
         out = (input - running_mean.reshape(shape)) * ember.rsqrt(running_var.reshape(shape) + eps)
     if weight is not None and bias is not None:
-        return cast(Tensor, ember.addcmul(bias.reshape(shape), out, weight.reshape(shape)))
+        return ember.addcmul(bias.reshape(shape), out, weight.reshape(shape))
     if weight is not None:
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return cast(Tensor, out)
+    return out
 
 
 def _normalized_dims(fname: str, input: Tensor, normalized_shape: int | Sequence[int]) -> list[int]:
@@ -249,7 +249,7 @@ def rms_norm(
     if eps is None:
         eps = finfo(cast(Any, input).dtype).eps
     out = input * ember.rsqrt((input * input).mean(dims, keepdim=True) + eps)
-    return cast(Tensor, out * weight if weight is not None else out)
+    return out * weight if weight is not None else out
 
 
 def group_norm(
@@ -284,12 +284,12 @@ def group_norm(
     out = ((grouped - mean) * ember.rsqrt(var + eps)).reshape(input.shape)
     shape = _channel_shape(input)
     if weight is not None and bias is not None:
-        return cast(Tensor, ember.addcmul(bias.reshape(shape), out, weight.reshape(shape)))
+        return ember.addcmul(bias.reshape(shape), out, weight.reshape(shape))
     if weight is not None:
-        return cast(Tensor, out * weight.reshape(shape))
+        return out * weight.reshape(shape)
     if bias is not None:
-        return cast(Tensor, out + bias.reshape(shape))
-    return cast(Tensor, out)
+        return out + bias.reshape(shape)
+    return out
 
 
 def local_response_norm(
@@ -322,7 +322,7 @@ def local_response_norm(
     for shift in range(1, size):
         window = window + padded.narrow(1, shift, channels)
     div = (window * (alpha / size) + k) ** beta
-    return cast(Tensor, input / div)
+    return input / div
 
 
 def normalize(
@@ -341,5 +341,5 @@ def normalize(
     denom = ember.linalg.vector_norm(input, p, dim=dim, keepdim=True).clamp(min=eps)
     result = input / denom
     if out is not None:
-        return cast(Tensor, out.copy_(result))
-    return cast(Tensor, result)
+        return out.copy_(result)
+    return result

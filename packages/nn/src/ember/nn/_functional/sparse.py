@@ -6,7 +6,7 @@ and ``scale_grad_by_freq`` go through a small custom backward that edits the wei
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import ember
 from ember._grad_mode import no_grad
@@ -25,7 +25,7 @@ class _EmbeddingLookup(Function):
         ctx.rows = weight.size(0)
         ctx.padding_idx = padding_idx
         ctx.scale = scale
-        return cast(Tensor, weight.index_select(0, indices))
+        return weight.index_select(0, indices)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> tuple[Tensor, None, None, None]:
@@ -99,7 +99,7 @@ def embedding(
         rows = weight.index_select(0, flat)
     else:
         rows = _EmbeddingLookup.apply(weight, flat, pad, scale_grad_by_freq)
-    return cast(Tensor, rows.reshape([*list(input.size()), weight.size(1)]))
+    return rows.reshape([*list(input.size()), weight.size(1)])
 
 
 def _bag_layout(
@@ -203,12 +203,12 @@ def embedding_bag(
     zeros = ember.zeros([bags, dim], dtype=weight.dtype)
     if mode == "max":
         index = bag_of.unsqueeze(1).expand(bag_of.size(0), dim)
-        return cast(Tensor, ember.scatter_reduce(zeros, 0, index, rows, "amax", include_self=False))
+        return ember.scatter_reduce(zeros, 0, index, rows, "amax", include_self=False)
     out = ember.index_add(zeros, 0, bag_of, rows)
     if mode == "mean":
         counts = ember.bincount(bag_of, minlength=bags).clamp(min=1)
         out = out / counts.unsqueeze(1).to(out.dtype)
-    return cast(Tensor, out)
+    return out
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -224,7 +224,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if tensor.numel() == 0:
         if num_classes < 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        return cast(Tensor, ember.zeros([*list(tensor.size()), num_classes], dtype=ember.int64))
+        return ember.zeros([*list(tensor.size()), num_classes], dtype=ember.int64)
     lo, hi = (int(v) for v in ember.aminmax(tensor))
     if lo < 0:
         raise RuntimeError("Class values must be non-negative.")
@@ -233,4 +233,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif hi >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = ember.zeros([*list(tensor.size()), num_classes], dtype=ember.int64)
-    return cast(Tensor, out.scatter_(-1, tensor.unsqueeze(-1), 1))
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1)

@@ -1,0 +1,168 @@
+"""What one op declaration holds: the single source that tools/gen_ops.py generates from.
+
+An entry reads like the op's documentation::
+
+    Op("sum",
+       function="(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False,"
+                " *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor",
+       method="(dim: int | Sequence[int] | None = None, ...) -> Tensor",
+       grad="rule", doc="The sum of the elements, over all dims or over `dim`.")
+
+Signatures are Python parameter lists with annotations (``self`` implied for methods), in torch's
+argument names and defaults; a tuple of them declares overloads. The type names are those of the
+generated stub: ``Tensor``, ``Number`` (int | float | bool, as torch), ``dtype``, ``Device``,
+``Generator``, ``Sequence[...]``, builtins and ``Any``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Literal
+
+Signatures = str | tuple[str, ...]
+
+# Autograd classes: "rule" (a derivative rule records it), "none" (its outputs never carry
+# gradients: queries, integer/bool results), "random" (in-place random fills: zero gradient),
+# "factory" (creates tensors; requires_grad= makes a leaf), "missing" (differentiable, no rule yet:
+# recording it raises NotImplementedError).
+Grad = Literal["rule", "none", "random", "factory", "missing"]
+
+# How the op sees conjugate views (bindings/conj_dispatch.h): "resolve" them first (default),
+# "pass" them through (the op handles the conj bit), or "structural" (the op only moves or casts
+# elements: it runs on the storage and the result is flagged conjugate).
+Conj = Literal["resolve", "pass", "structural"]
+
+DTYPES = (
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+# Names for the dtype sets most ops accept, usable in ``dtypes=`` next to single dtypes.
+DTYPE_GROUPS: dict[str, tuple[str, ...]] = {
+    "all": DTYPES,
+    "real": DTYPES[:10],  # all but complex
+    "numeric": DTYPES[1:10],  # all but bool and complex
+    "numeric+complex": DTYPES[1:],
+    "float+complex": DTYPES[6:],
+    "float": DTYPES[6:10],
+    "integral+bool": DTYPES[:6],
+    "integral": DTYPES[1:6],
+}
+_GRADS = ("rule", "none", "random", "factory", "missing")
+_CONJS = ("resolve", "pass", "structural")
+
+
+def as_tuple(signatures: Signatures) -> tuple[str, ...]:
+    return (signatures,) if isinstance(signatures, str) else signatures
+
+
+def parse_signature(signature: str) -> ast.FunctionDef:
+    """``"(x: Tensor) -> Tensor"`` as the ast of ``def _(x: Tensor) -> Tensor: ...``."""
+    tree = ast.parse(f"def _{signature}: ...")
+    node = tree.body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+@dataclass(frozen=True)
+class Op:
+    """One op: its variants' signatures and its properties.
+
+    Attributes:
+        name: the public name (``ember.<name>``, ``Tensor.<name>``).
+        function: signature(s) of ``ember.<name>``; empty if there is no function.
+        method: signature(s) of ``Tensor.<name>`` (self implied); empty if there is no method.
+        inplace: signature(s) of ``Tensor.<name>_``; empty if there is no in-place form.
+        operators: the Python operators (dunder methods of Tensor) that run this op.
+        dtypes: comma-separated dtypes the op accepts (others raise torch's exception type), or
+            None while the table has not been filled in for this op.
+        conj: how the op sees conjugate views (see Conj).
+        grad: its autograd class (see Grad).
+        inplace_grad: the in-place form's class where it differs (``normal`` creates tensors,
+            ``Tensor.normal_`` is a random fill).
+        aliases: other public names of the same op.
+        doc: one line saying what it computes.
+        details: what help() shows between the doc line and the example (Google-style Args,
+            Returns, notes), when the line is not enough.
+        example: a short doctest (``>>>`` lines and their output).
+        family: the op family (the registry module that declares it; set by the loader).
+    """
+
+    name: str
+    function: Signatures = ()
+    method: Signatures = ()
+    inplace: Signatures = ()
+    operators: tuple[str, ...] = ()
+    dtypes: str | None = None
+    conj: Conj = "resolve"
+    grad: Grad = "none"
+    inplace_grad: Grad | None = None
+    aliases: tuple[str, ...] = ()
+    doc: str = ""
+    details: str = ""
+    example: str = ""
+    family: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        where = f"registry entry {self.name!r}"
+        if not self.name.isidentifier():
+            raise ValueError(f"{where}: the name is not an identifier")
+        if not (self.function or self.method or self.inplace or self.operators):
+            raise ValueError(f"{where}: declares no variant (function, method, inplace, operators)")
+        for kind in ("function", "method", "inplace"):
+            for sig in as_tuple(getattr(self, kind)):
+                try:
+                    node = parse_signature(sig)
+                except SyntaxError as e:
+                    raise ValueError(
+                        f"{where}: {kind} signature {sig!r} does not parse: {e}"
+                    ) from e
+                if node.returns is None:
+                    raise ValueError(f"{where}: {kind} signature {sig!r} has no return type")
+        if self.inplace_grad is not None and self.inplace_grad not in _GRADS:
+            raise ValueError(f"{where}: inplace_grad must be one of {_GRADS}")
+        if self.grad not in _GRADS:
+            raise ValueError(f"{where}: grad must be one of {_GRADS}, not {self.grad!r}")
+        if self.conj not in _CONJS:
+            raise ValueError(f"{where}: conj must be one of {_CONJS}, not {self.conj!r}")
+        self.dtype_list()  # raises for unknown names
+        for o in self.operators:
+            if not (o.startswith("__") and o.endswith("__")):
+                raise ValueError(f"{where}: operator {o!r} is not a dunder method name")
+
+    def dtype_list(self) -> tuple[str, ...] | None:
+        """The accepted dtypes in DTYPES order (groups expanded), or None if not declared."""
+        if self.dtypes is None:
+            return None
+        found: set[str] = set()
+        for token in (t.strip() for t in self.dtypes.split(",") if t.strip()):
+            if token in DTYPE_GROUPS:
+                found.update(DTYPE_GROUPS[token])
+            elif token in DTYPES:
+                found.add(token)
+            else:
+                known = ", ".join([*DTYPE_GROUPS, *DTYPES])
+                raise ValueError(
+                    f"registry entry {self.name!r}: unknown dtype {token!r} (known: {known})"
+                )
+        return tuple(d for d in DTYPES if d in found)
+
+    def dispatch_names(self) -> list[str]:
+        """The names the native dispatch knows this op by (``Tensor.`` for methods)."""
+        names = [self.name] if self.function else []
+        if self.method:
+            names.append(f"Tensor.{self.name}")
+        if self.inplace:
+            names.append(f"Tensor.{self.name}_")
+        names += [f"Tensor.{o}" for o in self.operators]
+        return names
