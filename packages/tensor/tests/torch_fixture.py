@@ -2,7 +2,9 @@
 
 Every value is a closed form (aranges scaled by powers of two), so the loaded file can be
 compared with numpy exactly. Regenerate the file, with torch 2.13 installed, by running
-``python packages/tensor/tests/torch_fixture.py packages/tensor/tests/data/torch_state_dict.pt``.
+``python packages/tensor/tests/torch_fixture.py packages/tensor/tests/data/torch_state_dict.pt``
+(and ``... --legacy packages/tensor/tests/data/torch_legacy_state_dict.pt`` for the legacy
+non-zip format).
 """
 
 from __future__ import annotations
@@ -46,4 +48,7 @@ def build(lib: Any) -> dict[str, Any]:
 if __name__ == "__main__":
     import torch
 
-    torch.save(build(torch), sys.argv[1])
+    # --legacy: torch's non-zip format (data/torch_legacy_state_dict.pt)
+    legacy = "--legacy" in sys.argv
+    path = next(a for a in sys.argv[1:] if a != "--legacy")
+    torch.save(build(torch), path, _use_new_zipfile_serialization=not legacy)

@@ -28,9 +28,16 @@ class PickleWriter:
         return self
 
     def storage(
-        self, key: str, numel: int, kind: str = "FloatStorage", location: str = "cpu"
+        self,
+        key: str,
+        numel: int,
+        kind: str = "FloatStorage",
+        location: str = "cpu",
+        legacy: bool = False,
     ) -> PickleWriter:
         self.op(b"(").value("storage").glob("torch", kind).value(key).value(location).value(numel)
+        if legacy:
+            self.value(None)  # the legacy format's sixth field: no view metadata
         return self.op(b"t").op(b"Q")  # TUPLE, BINPERSID
 
     def tensor(
@@ -42,9 +49,10 @@ class PickleWriter:
         offset: int = 0,
         kind: str = "FloatStorage",
         location: str = "cpu",
+        legacy: bool = False,
     ) -> PickleWriter:
         self.glob("torch._utils", "_rebuild_tensor_v2").op(b"(")
-        self.storage(key, numel, kind, location)
+        self.storage(key, numel, kind, location, legacy)
         self.value(offset).value(size).value(stride).value(False)
         self.glob("collections", "OrderedDict").op(b")").op(b"R")  # backward hooks: OrderedDict()
         return self.op(b"t").op(b"R")
@@ -77,3 +85,33 @@ def overlapping_archive(data_pkl: bytes, storages: dict[str, bytes]) -> bytes:
         infos = [i for i in z.infolist() if "/data/" in i.filename]
         infos[-1].header_offset = infos[0].header_offset
     return buffer.getvalue()
+
+
+LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+LEGACY_SYS_INFO = {
+    "protocol_version": 1001,
+    "little_endian": True,
+    "type_sizes": {"short": 2, "int": 4, "long": 4},
+}
+
+
+def legacy_file(
+    main_pkl: bytes,
+    storages: dict[str, tuple[int, bytes]] | None = None,
+    keys: list[str] | None = None,
+    magic: int = LEGACY_MAGIC,
+    version: int = 1001,
+    sys_info: Any = None,
+) -> bytes:
+    """A file laid out as torch.save(..., _use_new_zipfile_serialization=False) writes it: three
+    header pickles, the main pickle, the key list, then per storage an int64 count and bytes."""
+    storages = storages or {}
+    out = bytearray()
+    for header in (magic, version, LEGACY_SYS_INFO if sys_info is None else sys_info):
+        out += pickle.dumps(header, protocol=2)
+    out += main_pkl
+    out += pickle.dumps(sorted(storages) if keys is None else keys, protocol=2)
+    for key in sorted(storages):
+        count, raw = storages[key]
+        out += count.to_bytes(8, "little", signed=True) + raw
+    return bytes(out)

@@ -231,8 +231,6 @@ void assert_no_internal_overlap(const Tensor& t, const char* op) {
               t.sizes(), ", strides ", t.strides(), ")");
 }
 
-namespace {
-
 // torch's partial-overlap rule: an output and an input over one storage must be the same view
 // (same start, sizes, strides, dtype) or not share a byte. Only dense views are compared
 // (byte ranges then tell exactly); other layouts are torch's "too hard" case and pass.
@@ -252,8 +250,6 @@ void assert_no_partial_overlap(const Tensor& out, const Tensor& in, const char* 
               "tensor refer to a single memory location. Please clone() the tensor before "
               "performing the operation.");
 }
-
-}  // namespace
 
 void TensorIterator::build() {
   EMBER_CHECK(outputs_.size() + inputs_.size() <= kMaxOperands, RuntimeError, "[", op_,

@@ -14,11 +14,16 @@ namespace {
 // copy_ and fill_ share this; only fill_ may write into an expanded (self-aliasing) tensor.
 const Tensor& copy_impl(const Tensor& dst, const Tensor& src_in, bool allow_overlap) {
   dst.check_writable("copy_");
-  // Reading and writing one buffer through different views would see half-written values:
-  // take a private copy of the source first (numpy's rule; torch raises instead).
-  const bool aliased = src_in.storage() == dst.storage() &&
-                       (src_in.offset() != dst.offset() || src_in.strides() != dst.strides() ||
-                        src_in.sizes() != dst.sizes());
+  // torch's rule: a source partly overlapping the destination raises (checked on the source
+  // itself, before broadcasting hides it behind zero strides).
+  assert_no_partial_overlap(dst, src_in, "copy_");
+  // Layouts that check cannot decide (strided views of one buffer) would read half-written
+  // values: copy from a private clone of the source (numpy's rule).
+  const bool aliased =
+      src_in.storage() == dst.storage() &&
+      (src_in.offset() != dst.offset() || src_in.strides() != dst.strides() ||
+       src_in.sizes() != dst.sizes()) &&
+      !(dst.is_non_overlapping_and_dense() && src_in.is_non_overlapping_and_dense());
   const Tensor src = aliased ? clone(src_in) : src_in;
   if (dst.numel() == 0 && src.numel() == 0 && dst.sizes() == src.sizes()) return dst;
   IterConfig config;

@@ -124,16 +124,16 @@ def parse_json(text: str | bytes, what: str) -> Any:
 def describe_non_safetensors(prefix: bytes) -> str:
     """Why a file whose first bytes are ``prefix`` cannot be ours, for the error message."""
     never = (
-        "ember never unpickles, because loading a pickle runs code chosen by whoever wrote the "
-        "file; convert it once, in an environment you trust, with safetensors "
+        "ember does not load raw pickles, because loading a pickle runs code chosen by whoever "
+        "wrote the file; convert it once, in an environment you trust, with safetensors "
         "(safetensors.torch.save_file(torch.load(path, weights_only=True), out))"
     )
     if prefix.startswith(b"PK\x03\x04"):
         return f"this is a zip archive, such as a torch.save checkpoint (pickle inside): {never}"
     if prefix[:1] == b"\x80" and prefix[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
         return (
-            "this is a Python pickle (torch.save's legacy non-zip format?), which ember does not "
-            f"read: {never}"
+            "this is a Python pickle without torch's magic number (torch.save's legacy format "
+            f"starts with one), which ember does not read: {never}"
         )
     return f"this is not a safetensors/ember file (a pickle or a torch .pt file?): {never}"
 

@@ -47,7 +47,7 @@ def _rebuild_storage(data: bytes | bytearray) -> _Storage:
         raise TypeError(f"[unpickle] storage data must be bytes, got {type(data).__name__}")
     base: Any = _C.empty(len(data), dtype=_C.uint8)
     if data:
-        base.copy_(_C.frombuffer(bytearray(data), dtype=_C.uint8))
+        memoryview(base)[:] = data  # one copy, straight into the new storage
     return _Storage(base)
 
 
@@ -152,3 +152,90 @@ def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
     if state:
         new.__dict__.update(copy.deepcopy(state, memo))
     return new
+
+
+# ---- what a weights-only load of an ember pickle section allows without being told.
+
+
+def _checked_rebuild_tensor(
+    storage: Any,
+    code: Any,
+    size: Any,
+    stride: Any,
+    offset: Any,
+    requires_grad: Any,
+    conj: Any,
+    cls: Any,
+    state: Any,
+) -> Any:
+    """``_rebuild_tensor`` for weights-only loads: every argument's type checked first (the
+    view's bounds are checked in C++)."""
+    from ember._tensor import Tensor
+    from ember._weights_only import fail
+
+    ints = (size, stride)
+    if not isinstance(storage, _Storage) or not isinstance(code, str) or code not in st.DTYPES:
+        raise fail("a pickled tensor needs an ember storage and a dtype code")
+    if not all(isinstance(v, tuple) and all(st.is_int(i) for i in v) for v in ints):
+        raise fail(f"a pickled tensor's size and stride must be int tuples: {ints!r:.80}")
+    if not st.is_int(offset) or not isinstance(requires_grad, bool) or not isinstance(conj, bool):
+        raise fail("a pickled tensor's offset must be an int, its flags bools")
+    if cls is not None and not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise fail(f"a pickled tensor's class must be a Tensor subclass, got {cls!r:.60}")
+    if state is not None and not (
+        isinstance(state, dict) and all(isinstance(k, str) for k in state)
+    ):
+        raise fail("a pickled tensor's state must be a dict of str keys")
+    try:
+        return _rebuild_tensor(storage, code, size, stride, offset, requires_grad, conj, cls, state)
+    except (TypeError, ValueError) as error:
+        raise fail(f"a pickled tensor is invalid: {error}") from None
+
+
+def _checked_rebuild_parameter(data: Any, requires_grad: Any, state: Any) -> Any:
+    from ember._dtype import is_tensor
+    from ember._weights_only import fail
+    from ember.nn.parameter import _rebuild_parameter
+
+    if not is_tensor(data) or not isinstance(requires_grad, bool):
+        raise fail("a pickled Parameter needs a tensor and a bool requires_grad")
+    if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+        raise fail("a pickled Parameter's state must be a dict of str keys")
+    return _rebuild_parameter(data, requires_grad, state)
+
+
+def implicit_globals() -> dict[str, Any]:
+    """The globals ember's own pickles name, allowed in every weights-only load (as torch allows
+    its tensor rebuild functions, ``Parameter``, ``OrderedDict``, ``Size``, ``device``, dtypes).
+    Not ``Tensor`` itself: ``Tensor(n, m)`` would allocate whatever the file asks."""
+    import collections
+
+    from ember import _memory_format
+    from ember._device import device
+    from ember._tensor import Size
+    from ember._weights_only import builtin_builder, codecs_encode
+
+    table: dict[str, Any] = {
+        "ember._tensor_pickle._rebuild_tensor": _checked_rebuild_tensor,
+        "ember._tensor_pickle._rebuild_storage": _rebuild_storage,
+        "ember._tensor.Size": Size,
+        "ember._device.device": device,
+        "collections.OrderedDict": collections.OrderedDict,
+        "collections.Counter": collections.Counter,
+        "builtins.set": builtin_builder(set),
+        "builtins.frozenset": builtin_builder(frozenset),
+        "builtins.bytearray": builtin_builder(bytearray),
+        "builtins.complex": builtin_builder(complex),
+        "_codecs.encode": codecs_encode,
+    }
+    for name in ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d"):
+        table[f"ember._memory_format.{name}"] = getattr(_memory_format, name)
+    for dtype in st.DTYPES.values():
+        table[f"ember_core._C.{str(dtype).removeprefix('ember.')}"] = dtype
+    try:
+        from ember.nn.parameter import Parameter
+    except ImportError:  # ember-nn not installed: no Parameter to rebuild
+        return table
+    table["ember.nn.parameter._rebuild_parameter"] = _checked_rebuild_parameter
+    table["ember.nn.parameter.Parameter"] = Parameter
+    return table

@@ -2,25 +2,36 @@
 
 The archive is checked first (one root folder, no duplicate or overlapping entries, stored
 entries only: torch never compresses, so every size is bounded by the file's). ``data.pkl`` is
-then read by an unpickler whose ``find_class`` returns only the callables in :data:`ALLOWED`,
-ember's own rebuild functions that check every argument; storages come from
-``persistent_load``, which checks each key, dtype and size against its zip entry before any
-tensor views it. ``weights_only=False`` swaps in an unpickler that imports what the file names:
-only for files the caller trusts.
+then read by the weights-only unpickler (``_weights_only``) over :data:`ALLOWED`, ember's own
+rebuild functions that check every argument, plus the user allowlist, where a ``torch.*`` name
+also matches the ember object it stands for; storages come from ``persistent_load``, which
+checks each key, dtype and size against its zip entry before any tensor views it. The legacy
+format (``_torch_legacy``) shares the unpicklers. ``weights_only=False`` swaps in an unpickler
+that imports what the file names: only for files the caller trusts.
 """
 
 from __future__ import annotations
 
 import collections
+import importlib
 import io
 import pickle
 import pickletools
 import re
+import struct
+import sys
 import zipfile
-from collections.abc import Callable
-from typing import IO, Any, ClassVar
+import zlib
+from typing import IO, Any
 
 from ember._dtype import is_tensor
+from ember._weights_only import (
+    RestrictedUnpickler,
+    UnpicklingError,
+    builtin_builder,
+    codecs_encode,
+    fail,
+)
 from ember_core import _C
 
 __all__ = ["ALLOWED", "UnpicklingError", "is_torch_zip", "load_torch_zip"]
@@ -29,16 +40,8 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _ZIP_LOCAL_HEADER = 30  # bytes before a member's name in its local header
 
 
-class UnpicklingError(pickle.UnpicklingError, ValueError):
-    """A checkpoint's pickle asks for something outside the allowlist, or is malformed.
-
-    Both a ``pickle.UnpicklingError`` (what torch raises for weights-only failures) and a
-    ``ValueError`` (what every other ember load failure is).
-    """
-
-
 def _fail(message: str) -> UnpicklingError:
-    return UnpicklingError(f"[load] {message}")
+    return fail(message)
 
 
 def is_torch_zip(prefix: bytes) -> bool:
@@ -186,23 +189,6 @@ def _device(kind: Any, index: Any = None) -> Any:
     return device(kind) if index is None else device(kind, index)
 
 
-def _codecs_encode(text: Any, encoding: Any = "utf-8") -> bytes:
-    """``_codecs.encode``, as protocol-2 pickles spell bytes: only str to latin1."""
-    if not isinstance(text, str) or encoding != "latin1":
-        raise _fail("_codecs.encode is allowed only for latin1 text (bytes in a protocol-2 pickle)")
-    return text.encode("latin1")
-
-
-def _scalar_builder(cls: type) -> Callable[..., Any]:
-    def build(*args: Any) -> Any:
-        try:
-            return cls(*args)
-        except (TypeError, ValueError) as error:
-            raise _fail(f"invalid {cls.__name__}: {error}") from None
-
-    return build
-
-
 def _allowlist() -> dict[str, Any]:
     table: dict[str, Any] = {
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
@@ -212,11 +198,11 @@ def _allowlist() -> dict[str, Any]:
         "collections.OrderedDict": collections.OrderedDict,
         "torch.Size": _size,
         "torch.device": _device,
-        "_codecs.encode": _codecs_encode,
+        "_codecs.encode": codecs_encode,
     }
     for module in ("builtins", "__builtin__"):  # protocol 2 spells builtins "__builtin__"
         for cls in (set, frozenset, bytearray, complex, slice, range):
-            table[f"{module}.{cls.__name__}"] = _scalar_builder(cls)
+            table[f"{module}.{cls.__name__}"] = builtin_builder(cls)
     for name, dtype in _STORAGE_DTYPES.items():
         table[f"torch.{name}"] = _StorageType(name, dtype)
     table["torch.storage.UntypedStorage"] = table["torch.UntypedStorage"]
@@ -237,6 +223,8 @@ class _Archive:
     """A checked torch zip archive: its root folder and members, read on demand."""
 
     def __init__(self, fh: IO[bytes], size: int) -> None:
+        self._fh = fh
+        self._limit = fh.tell() + size  # the file's end, in fh's offsets (as header_offset)
         try:
             self.zip = zipfile.ZipFile(fh)
         except Exception as error:  # zipfile's parse errors come in many types
@@ -272,8 +260,8 @@ class _Archive:
         except Exception as error:  # a bad CRC, a truncated member, a mismatched local header
             raise _fail(f"member {info.filename!r} cannot be read: {error}") from None
 
-    def storage(self, key: str, nbytes: int) -> Any:
-        """The bytes of ``data/<key>``, which must hold exactly ``nbytes``."""
+    def storage(self, key: str, nbytes: int, numel: int) -> Any:
+        """The bytes of ``data/<key>``, which must hold exactly ``nbytes`` (``numel`` items)."""
         info = self.members.get(f"{self.root}data/{key}")
         if info is None:
             raise _fail(f"storage {key!r} has no entry data/{key} in the archive")
@@ -283,26 +271,59 @@ class _Archive:
             )
         base: Any = _C.empty(nbytes, dtype=_C.uint8)  # ember's allocator: aligned for any dtype
         if nbytes:
-            base.copy_(_C.frombuffer(bytearray(self.read(info)), dtype=_C.uint8))
+            self._read_into(info, memoryview(base))
         return base
+
+    def _read_into(self, info: zipfile.ZipInfo, target: memoryview) -> None:
+        """A stored member's bytes read straight into ``target`` (one copy), CRC checked."""
+        fh = self._fh
+        fh.seek(info.header_offset)
+        local = fh.read(_ZIP_LOCAL_HEADER)
+        if len(local) != _ZIP_LOCAL_HEADER or not local.startswith(_ZIP_MAGIC):
+            raise _fail(f"member {info.filename!r} has no valid local header")
+        name_length, extra_length = struct.unpack("<HH", local[26:30])
+        encoding = "utf-8" if info.flag_bits & 0x800 else "cp437"
+        if fh.read(name_length) != info.orig_filename.encode(encoding):
+            raise _fail(f"member {info.filename!r}: its local header names another file")
+        start = info.header_offset + _ZIP_LOCAL_HEADER + name_length + extra_length
+        if start + len(target) > self._limit:
+            raise _fail(f"member {info.filename!r} reaches past the end of the file")
+        fh.seek(start)
+        filled = 0
+        while filled < len(target):
+            got = fh.readinto(target[filled:])  # type: ignore[attr-defined]
+            if not got:
+                raise _fail(f"member {info.filename!r} is truncated")
+            filled += got
+        if zlib.crc32(target) != info.CRC:
+            raise _fail(f"member {info.filename!r} cannot be read: Bad CRC-32")
 
 
 _KEY = re.compile(r"[0-9A-Za-z_.-]{1,64}")
 
 
 class _StorageLoader:
-    """Reads data.pkl's storages from the archive, checked (both unpicklers share this)."""
+    """``persistent_load`` of torch's storage records, checked (every unpickler of torch files).
 
-    def __init__(self, data: bytes, archive: _Archive, map_location: Any) -> None:
-        super().__init__(io.BytesIO(data))  # type: ignore[call-arg]  # the pickle.Unpickler
-        self.archive = archive
+    ``source.storage(key, nbytes)`` gives the uint8 tensor holding a storage's bytes: the zip
+    member, or (legacy files) memory filled after the pickle.
+    """
+
+    def _setup(self, source: Any, map_location: Any, legacy: bool = False) -> None:
+        self.source = source
         self.map_location = map_location
+        self.legacy = legacy  # legacy records carry a sixth field: view metadata
         self.storages: dict[str, _Storage] = {}
 
     def persistent_load(self, pid: Any) -> Any:
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
+        if self.legacy and isinstance(pid, tuple) and pid[:1] == ("module",):
+            return self._module_record(pid)
+        fields = 6 if self.legacy else 5
+        if not (isinstance(pid, tuple) and len(pid) == fields and pid[0] == "storage"):
             raise _fail(f"unsupported persistent id {pid!r:.100}")
-        _, kind, key, location, numel = pid
+        _, kind, key, location, numel = pid[:5]
+        if self.legacy and pid[5] is not None:
+            raise _fail(f"storage {key!r:.40} is a view of another storage (pre-1.0 torch files)")
         if isinstance(kind, type) or not isinstance(kind, _StorageType):
             kind = self._storage_type(kind)
         if not isinstance(key, str) or not _KEY.fullmatch(key):
@@ -319,9 +340,15 @@ class _StorageLoader:
             if found.dtype != dtype or found.numel != numel:
                 raise _fail(f"storage {key!r} is named twice with different dtypes or sizes")
             return found
-        made = _Storage(self.archive.storage(key, numel * itemsize), dtype, numel)
+        made = _Storage(self.source.storage(key, numel * itemsize, numel), dtype, numel)
         self.storages[key] = made
         return made
+
+    def _module_record(self, pid: Any) -> Any:
+        raise _fail(
+            "Weights only load failed: the file saves a whole module the legacy way "
+            "(persistent id 'module'), which only weights_only=False loads (as torch)"
+        )
 
     def _storage_type(self, kind: Any) -> _StorageType:
         raise _fail(f"unsupported storage type {kind!r:.60}")
@@ -335,56 +362,59 @@ class _StorageLoader:
         )
 
 
-def _load_build(self: Any) -> None:
-    """BUILD, weights-only: only a state dict's ``_metadata`` (how torch saves
-    ``state_dict()._metadata``). Anything else could setattr on an allowed class or function."""
-    state = self.stack.pop()
-    target = self.stack[-1]
-    if (
-        type(target) is not collections.OrderedDict
-        or not isinstance(state, dict)
-        or set(state) - {"_metadata"}
-        or not isinstance(state.get("_metadata", {}), dict)
-    ):
-        raise _fail(
-            f"weights-only load refused BUILD (setting state {type(state).__name__} on a "
-            f"{type(target).__name__}): only an OrderedDict's _metadata is restored"
-        )
-    if "_metadata" in state:
-        setattr(target, "_metadata", state["_metadata"])  # noqa: B010 - an instance attribute
+def _ember_spelling(module: str, name: str, import_modules: bool) -> Any:
+    """The ember object a ``torch.*`` name stands for (``torch.nn.modules.linear.Linear`` is
+    ``ember.nn.modules.linear.Linear``), or None. ``import_modules=False`` looks only at modules
+    already imported."""
+    if module != "torch" and not module.startswith("torch."):
+        return None
+    target = "ember" + module[len("torch") :]
+    found: Any = sys.modules.get(target)
+    if found is None and import_modules:
+        try:
+            found = importlib.import_module(target)
+        except ImportError:
+            return None
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    return found
 
 
-def _refuse_opcode(name: str) -> Callable[[Any], None]:
-    def refuse(self: Any) -> None:
-        raise _fail(f"weights-only load refused pickle opcode {name}")
+class _WeightsOnlyUnpickler(_StorageLoader, RestrictedUnpickler):
+    """The default: :data:`ALLOWED` plus the user allowlist (``add_safe_globals``), where a
+    torch name also matches the ember object it stands for."""
 
-    return refuse
+    def __init__(self, data: IO[bytes], source: Any, map_location: Any, legacy: bool = False):
+        RestrictedUnpickler.__init__(self, data, ALLOWED)
+        self._setup(source, map_location, legacy)
+        self._user_ids = {id(v) for v in self.user.values()}
 
-
-class _WeightsOnlyUnpickler(_StorageLoader, pickle._Unpickler):
-    """The default: only the globals in :data:`ALLOWED`, BUILD restricted. pickle's Python
-    unpickler, so that each opcode's handler can be replaced (data.pkl holds no tensor data)."""
-
-    dispatch: ClassVar[dict[int, Callable[[Any], None]]] = dict(pickle._Unpickler.dispatch)
-    dispatch[pickle.BUILD[0]] = _load_build
-    for _name in ("INST", "OBJ", "NEWOBJ", "NEWOBJ_EX", "EXT1", "EXT2", "EXT4", "PERSID"):
-        dispatch[getattr(pickle, _name)[0]] = _refuse_opcode(_name)
-
-    def find_class(self, module: str, name: str) -> Any:
-        key = f"{module}.{name}"
-        if key in ALLOWED:
-            return ALLOWED[key]
-        raise _refused_global(key)
+    def alias(self, module: str, name: str) -> Any:
+        found = _ember_spelling(module, name, import_modules=False)
+        return found if found is not None and id(found) in self._user_ids else None
 
 
 class _FullUnpickler(_StorageLoader, pickle.Unpickler):
-    """``weights_only=False``: torch's rebuilders map to ember's, anything else is imported."""
+    """``weights_only=False``: torch's rebuilders map to ember's, torch's other names to ember's
+    objects where ember has them, anything else is imported."""
+
+    def __init__(self, data: IO[bytes], source: Any, map_location: Any, legacy: bool = False):
+        pickle.Unpickler.__init__(self, data)
+        self._setup(source, map_location, legacy)
 
     def find_class(self, module: str, name: str) -> Any:
         key = f"{module}.{name}"
         if key in ALLOWED:
             return ALLOWED[key]
+        found = _ember_spelling(module, name, import_modules=True)
+        if found is not None:
+            return found
         return super().find_class(module, name)
+
+    def _module_record(self, pid: Any) -> Any:
+        if len(pid) != 4 or not isinstance(pid[1], type):
+            raise _fail(f"invalid module record {pid!r:.100}")
+        return pid[1]  # the class; torch also diffs its saved source (not done here)
 
     def _storage_type(self, kind: Any) -> _StorageType:
         name = getattr(kind, "__name__", "")  # a real torch storage class, when torch imported
@@ -393,54 +423,31 @@ class _FullUnpickler(_StorageLoader, pickle.Unpickler):
         return super()._storage_type(kind)
 
 
-# Opcodes a weights-only pickle may not hold: they instantiate or import by other routes, and
-# torch's own files never use them. (BUILD is checked when it runs: see _load_build.)
-_REFUSED_OPCODES = frozenset(
-    {"INST", "OBJ", "NEWOBJ", "NEWOBJ_EX", "EXT1", "EXT2", "EXT4", "PERSID"}
-)
-
-
-def _refused_global(key: str) -> UnpicklingError:
-    return _fail(
-        f"weights-only load refused the global {key!r}: ember loads tensors, state dicts, "
-        "containers, numbers and strings from torch checkpoints. If you trust the file's "
-        "source, load it with ember.load(f, weights_only=False), which runs the code the "
-        "file names"
-    )
-
-
-def _check_opcodes(data: bytes) -> None:
-    """One pass over the pickle before anything runs: a global outside the allowlist is named
-    (the usual failure: a whole module was saved), else a refused opcode is."""
-    refused_op = None
+def _check_globals(data: bytes, unpickler: Any) -> None:
+    """One pass over the pickle before anything runs: a global outside the allowlists is named
+    (the usual failure: a whole module was saved), before any storage is allocated."""
     try:
-        for opcode, arg, position in pickletools.genops(data):
+        for opcode, arg, _ in pickletools.genops(data):
+            if opcode.name == "PROTO":
+                unpickler.proto = arg
             # GLOBAL spells its name; STACK_GLOBAL's (protocol 4+) is checked by find_class.
-            if opcode.name == "GLOBAL" and str(arg).replace(" ", ".", 1) not in ALLOWED:
-                raise _refused_global(str(arg).replace(" ", ".", 1))
-            if opcode.name in _REFUSED_OPCODES and refused_op is None:
-                refused_op = (opcode.name, position)
+            if opcode.name == "GLOBAL":
+                module, _, name = str(arg).partition(" ")
+                unpickler.find_class(module, name)
     except UnpicklingError:
         raise
     except Exception as error:  # pickletools' parse errors
         raise _fail(f"the checkpoint's pickle is malformed: {error}") from None
-    if refused_op is not None:
-        raise _fail(
-            f"weights-only load refused pickle opcode {refused_op[0]} at byte {refused_op[1]}: "
-            "only tensors, containers, numbers and strings load by default. If you trust the "
-            "file's source, load it with ember.load(f, weights_only=False)"
-        )
+    unpickler.proto = 0
 
 
-def load_torch_zip(fh: IO[bytes], size: int, map_location: Any, weights_only: bool) -> Any:
-    """Loads a ``torch.save`` zip checkpoint from ``fh`` (``size`` bytes from its start)."""
-    archive = _Archive(fh, size)
-    data = archive.read(archive.members[archive.root + "data.pkl"])
-    cls = _WeightsOnlyUnpickler if weights_only else _FullUnpickler
-    unpickler = cls(data, archive, map_location)
+def unpickle(data: Any, source: Any, map_location: Any, weights_only: bool, legacy: bool) -> Any:
+    """The main pickle of a torch file, storages from ``source``."""
     if not weights_only:
-        return unpickler.load()
-    _check_opcodes(data)
+        return _FullUnpickler(data, source, map_location, legacy).load()
+    unpickler = _WeightsOnlyUnpickler(data, source, map_location, legacy)
+    if isinstance(data, io.BytesIO):
+        _check_globals(data.getvalue(), unpickler)
     try:
         return unpickler.load()
     except (UnpicklingError, RuntimeError):
@@ -449,3 +456,10 @@ def load_torch_zip(fh: IO[bytes], size: int, map_location: Any, weights_only: bo
         raise _fail(
             f"the checkpoint's pickle is malformed: {type(error).__name__}: {error}"
         ) from None
+
+
+def load_torch_zip(fh: IO[bytes], size: int, map_location: Any, weights_only: bool) -> Any:
+    """Loads a ``torch.save`` zip checkpoint from ``fh`` (``size`` bytes from its start)."""
+    archive = _Archive(fh, size)
+    data = archive.read(archive.members[archive.root + "data.pkl"])
+    return unpickle(io.BytesIO(data), archive, map_location, weights_only, legacy=False)

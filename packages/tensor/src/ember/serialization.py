@@ -1,7 +1,8 @@
 """``ember.save`` and ``ember.load``: tensors and plain Python containers in a file that is also
 a valid safetensors file, and that runs no code when loaded (unless ``weights_only=False``).
-``load`` also reads torch.save's zip checkpoints through a restricted unpickler
-(``_torch_format``).
+``load`` also reads torch.save's zip and legacy checkpoints (``_torch_format``,
+``_torch_legacy``); every pickle goes through the weights-only unpickler (``_weights_only``) and
+the allowlist of ``ember.serialization.add_safe_globals`` (``_safe_globals``).
 
 The object tree and the views over shared storage go in the header's ``__metadata__``; each
 storage is stored once. The format and its checks are described in docs/serialization.md.
@@ -22,9 +23,26 @@ from typing import IO, Any, BinaryIO, Union
 from ember import _safetensors as st
 from ember import _save_extras as extras
 from ember._device import device as _device
+from ember._safe_globals import (
+    add_safe_globals,
+    clear_safe_globals,
+    get_safe_globals,
+    get_unsafe_globals_in_checkpoint,
+    safe_globals,
+    skip_data,
+)
 from ember_core import _C
 
-__all__ = ["load", "save"]
+__all__ = [
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "get_unsafe_globals_in_checkpoint",
+    "load",
+    "safe_globals",
+    "save",
+    "skip_data",
+]
 
 FileLike = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -459,6 +477,16 @@ class _Source:
             filled += got
         return base
 
+    def peek(self, n: int) -> bytes:
+        """The file's first ``n`` bytes (fewer when shorter), without moving the cursor."""
+        if self.map is not None:
+            return self.map[self.origin : self.origin + n]
+        position = self._fh.tell()
+        self._fh.seek(self.origin)
+        data = self._fh.read(n)
+        self._fh.seek(position)
+        return data
+
     def file(self) -> IO[bytes]:
         """The underlying seekable file, at the start of the saved data (torch zip archives)."""
         self._fh.seek(self.origin)
@@ -502,12 +530,10 @@ def _decode_scalar(node: Any) -> Any:
 class _Decoder:
     """Rebuilds the object tree from its JSON nodes (tensors by index, each built once)."""
 
-    def __init__(
-        self, tensors: list[Callable[[], Any]], pickled: Callable[[], list[Any]] | None = None
-    ) -> None:
+    def __init__(self, tensors: list[Callable[[], Any]], pickled: Callable[[], list[Any]]) -> None:
         self._makers = tensors
         self._made: dict[int, Any] = {}
-        self._pickled = pickled  # loads the pickle section; None: refuse it (weights_only)
+        self._pickled = pickled  # loads the pickle section (restricted unless weights_only=False)
         self._unpickled: list[Any] | None = None
 
     def decode(self, node: Any, depth: int = 0) -> Any:
@@ -547,8 +573,6 @@ class _Decoder:
     def _pickle(self, node: list[Any]) -> Any:
         if len(node) != 3 or not st.is_int(node[1]) or not isinstance(node[2], str):
             raise st.fail(f"malformed pickle node {node!r:.100}")
-        if self._pickled is None:
-            raise extras.refuse_pickle(node[2][:200])
         if self._unpickled is None:
             self._unpickled = self._pickled()
         if not 0 <= node[1] < len(self._unpickled):
@@ -652,26 +676,30 @@ def load(
     mmap: bool | None = False,
 ) -> Any:
     """Loads what ``ember.save`` saved, the tensors of any safetensors file (as a dict), or a
-    ``torch.save`` zip checkpoint (tensors, state dicts, containers, numbers, strings).
+    ``torch.save`` checkpoint, zip or legacy (tensors, state dicts, containers, numbers, strings,
+    and whole modules or other objects whose classes the caller allowlisted).
 
     By default loading runs no code from the file: every size, offset, dtype and shape is checked
-    before use, torch checkpoints go through an unpickler that admits only a documented
-    allowlist (docs/serialization.md), so a corrupt or hostile file raises ``ValueError``.
+    before use, and every pickle (an ember file's pickle section, a torch checkpoint's) goes
+    through a weights-only unpickler that admits only a documented allowlist plus the classes
+    and functions given to ``ember.serialization.add_safe_globals``/``safe_globals``
+    (docs/serialization.md), so a corrupt or hostile file raises ``ValueError``.
 
     Args:
         f: a path, or a binary file object opened for reading.
         map_location: ``None``, ``"cpu"``, a CPU ``ember.device`` or a dict mapping to them
             (ember tensors always load on the CPU).
         weights_only: ``True`` (the default, unless ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1``)
-            loads data only; ``False`` also unpickles an ember file's pickle section and any
-            object a torch checkpoint names: it runs the file's code, for trusted files only.
+            loads data and allowlisted classes only; ``False`` unpickles anything the file
+            names: it runs the file's code, for trusted files only.
         mmap: map the file copy-on-write instead of reading it: tensors read the file's pages
             lazily, and writes to them stay private (the file never changes).
 
     Raises:
         ValueError: the file is not a valid ember/safetensors/torch file (truncated, corrupt, a
-            raw pickle); ``ember._torch_format.UnpicklingError`` (also a
-            ``pickle.UnpicklingError``) when it needs ``weights_only=False``.
+            raw pickle); ``ember._weights_only.UnpicklingError`` (also a
+            ``pickle.UnpicklingError``) when it names a class or function outside the
+            allowlists.
         TypeError: ``f`` is neither a path nor a binary file object.
 
     Example:
@@ -708,11 +736,14 @@ def _weights_only(weights_only: bool | None) -> bool:
 
 def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
     # Imported here: its zipfile/pickle stack costs ~15 ms of every `import ember`.
-    from ember import _torch_format
+    from ember import _torch_format, _torch_legacy
 
     prefix = source.read(8)
     if _torch_format.is_torch_zip(prefix):  # the one parser of torch.save's zip archives
         return _torch_format.load_torch_zip(source.file(), source.size, map_location, weights_only)
+    if _torch_legacy.is_torch_legacy(source.peek(32)):  # torch.save's legacy non-zip format
+        fh = source.file()
+        return _torch_legacy.load_torch_legacy(fh, source.size, map_location, weights_only)
     n = st.header_length(prefix, source.size)
     raw = source.read(n)
     if len(raw) != n:
@@ -737,21 +768,5 @@ def _load(source: _Source, map_location: Any, weights_only: bool) -> Any:
         )
 
     makers = [maker(*c) for c in checked]
-    pickled = None
-    if not weights_only:
-        pickled = lambda: _unpickle_section(metadata, makers)  # noqa: E731
+    pickled = lambda: extras.unpickle_section(metadata, makers, weights_only)  # noqa: E731
     return _Decoder(makers, pickled).decode(tree)
-
-
-def _unpickle_section(metadata: dict[str, str], makers: list[Callable[[], Any]]) -> list[Any]:
-    """The objects of the pickle section (weights_only=False only: this runs the file's code)."""
-    import pickle
-
-    index = metadata.get(extras.PICKLE_KEY, "")
-    if not index.isdigit() or int(index) >= len(makers):
-        raise st.fail("the file's pickle nodes name no pickle section")
-    raw: Any = makers[int(index)]()
-    objects = pickle.loads(memoryview(raw.contiguous()).tobytes())
-    if not isinstance(objects, list):
-        raise st.fail("the pickle section does not hold a list")
-    return objects
