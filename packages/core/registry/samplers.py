@@ -24,15 +24,6 @@ OPS = [
         grad="random",
     ),
     Op(
-        "median",
-        function=(
-            "(input: Tensor, dim: int | None = None, keepdim: bool = False, *, "
-            "out: Tensor | tuple[Tensor, ...] | list[Tensor] | None = None) -> Any"
-        ),
-        method="(dim: int | None = None, keepdim: bool = False) -> Any",
-        grad="rule",
-    ),
-    Op(
         "multinomial",
         function=(
             "(input: Tensor, num_samples: int, replacement: bool = False, *, "
