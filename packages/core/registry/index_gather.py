@@ -149,18 +149,18 @@ OPS = [
     Op(
         "scatter_add",
         function=(
-            "(input: Tensor, dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, reduce: str | None = None) -> Tensor"
+            "(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, reduce: None = None) -> Tensor"
         ),
         method=(
-            "(dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, "
-            "reduce: str | None = None) -> Tensor"
+            "(dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, "
+            "reduce: None = None) -> Tensor"
         ),
         inplace=(
-            "(dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, "
-            "reduce: str | None = None) -> Tensor"
+            "(dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, "
+            "reduce: None = None) -> Tensor"
         ),
         grad="rule",
         doc="Like scatter, but adds src in; duplicates sum.",
