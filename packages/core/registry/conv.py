@@ -1,4 +1,8 @@
-"""The conv family (fields: registry/_schema.py)."""
+"""The conv family (fields: registry/_schema.py).
+
+The window gathers behind ember.nn's convolution, pooling and unfold/fold; each size argument
+is an int or one int per spatial dim (an int means one spatial dim).
+"""
 
 from registry._schema import Op
 
@@ -6,27 +10,38 @@ OPS = [
     Op(
         "_nn_col2im",
         function=(
-            "(columns: Any, input_size: Any, kernel_size: int | Sequence[int], "
+            "(columns: Tensor, input_size: int | Sequence[int], "
+            "kernel_size: int | Sequence[int], "
             "dilation: int | Sequence[int], padding: int | Sequence[int], "
             "stride: int | Sequence[int] | None, output_size: int | Sequence[int]) -> Tensor"
         ),
         grad="rule",
-        doc=(
-            "The adjoint of _nn_im2col: sums [N, C * prod(kernel_size), prod(output_size)] columns "
-            "back into a [N, C, *input_size] tensor."
+        doc="Adjoint of _nn_im2col: sums [N, C * prod(kernel), L] columns into [N, C, *input_size]",
+        details="L is prod(output_size), the number of window positions; overlaps add up.",
+        example=(
+            ">>> cols = ember.ones(1, 4, 4)  # 2x2 windows at 2x2 positions\n"
+            ">>> ember._C._nn_col2im(cols, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1], [2, 2])[0, 0].tolist()\n"  # noqa: E501
+            "[[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]"
         ),
     ),
     Op(
         "_nn_im2col",
         function=(
             "(input: Tensor, kernel_size: int | Sequence[int], dilation: int | Sequence[int], "
-            "padding: int | Sequence[int], stride: int | Sequence[int], output_size: Any, "
-            "pad_value: Any = 0.0) -> Tensor"
+            "padding: int | Sequence[int], stride: int | Sequence[int], "
+            "output_size: int | Sequence[int], pad_value: float = 0.0) -> Tensor"
         ),
         grad="rule",
-        doc=(
-            "Every window of a [N, C, *spatial] input as columns: [N, C * prod(kernel_size), "
-            "prod(output_size)]; positions outside the input read pad_value."
+        doc="Every window of a [N, C, *spatial] input as columns: [N, C * prod(kernel), L].",
+        details=(
+            "L is prod(output_size), the number of window positions; positions outside the input "
+            "(padding) read pad_value."
+        ),
+        example=(
+            ">>> x = ember.arange(9.0).reshape(1, 1, 3, 3)\n"
+            ">>> cols = ember._C._nn_im2col(x, [2, 2], [1, 1], [0, 0], [1, 1], [2, 2])\n"
+            ">>> cols.shape, cols[0, :, 0].tolist()  # the first window\n"
+            "(ember.Size([1, 4, 4]), [0.0, 1.0, 3.0, 4.0])"
         ),
     ),
     Op(

@@ -7,6 +7,7 @@ OPS = [
         "argwhere",
         function="(input: Tensor) -> Tensor",
         method="() -> Tensor",
+        dtypes="all",
         grad="none",
         doc="Same as nonzero(input): a row per nonzero entry.",
         example=(">>> ember.argwhere(ember.tensor([0.0, 3.0, 0.0, 1.0])).tolist()\n[[1], [3]]"),
@@ -107,8 +108,9 @@ OPS = [
     ),
     Op(
         "nonzero",
-        function="(input: Tensor, *, out: Tensor | None = None, as_tuple: Any = False) -> Any",
-        method="(*, as_tuple: Any = False) -> Any",
+        function="(input: Tensor, *, out: Tensor | None = None, as_tuple: bool = False) -> Any",
+        method="(*, as_tuple: bool = False) -> Any",
+        dtypes="all",
         grad="none",
         doc="Coordinates of the nonzero entries, one row each (int64).",
         details="With as_tuple=True, one 1-d tensor per dim instead (like numpy.nonzero).",
@@ -147,18 +149,18 @@ OPS = [
     Op(
         "scatter_add",
         function=(
-            "(input: Tensor, dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, reduce: Any = None) -> Tensor"
+            "(input: Tensor, dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, reduce: None = None) -> Tensor"
         ),
         method=(
-            "(dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, "
-            "reduce: Any = None) -> Tensor"
+            "(dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, "
+            "reduce: None = None) -> Tensor"
         ),
         inplace=(
-            "(dim: int, index: Tensor, src: Tensor | Number | None = None, *, "
-            "value: Number | None = None, "
-            "reduce: Any = None) -> Tensor"
+            "(dim: int, index: Tensor, src: Tensor | None = None, *, "
+            "value: None = None, "
+            "reduce: None = None) -> Tensor"
         ),
         grad="rule",
         doc="Like scatter, but adds src in; duplicates sum.",

@@ -4,15 +4,6 @@ from registry._schema import Op
 
 OPS = [
     Op(
-        "amax",
-        function=(
-            "(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, "
-            "out: Tensor | None = None) -> Tensor"
-        ),
-        method="(dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor",
-        grad="rule",
-    ),
-    Op(
         "index_add",
         function=(
             "(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1, "

@@ -10,11 +10,25 @@ OPS = [
             "generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
+        doc="Fills self with Cauchy(median, sigma) samples (floating dtypes); returns self.",
+        example=(
+            ">>> g = ember.Generator().manual_seed(0)\n"
+            ">>> x = ember.empty(4).cauchy_(generator=g)\n"
+            ">>> x.shape, x.dtype\n"
+            "(ember.Size([4]), ember.float32)"
+        ),
     ),
     Op(
         "geometric_",
         method="(p: float, *, generator: Generator | None = None) -> Tensor",
         grad="random",
+        doc="Fills self with the trial number (1, 2, ...) of the first success at rate p.",
+        example=(
+            ">>> g = ember.Generator().manual_seed(0)\n"
+            ">>> x = ember.empty(100).geometric_(0.5, generator=g)\n"
+            ">>> bool((x >= 1).all()), bool((x == x.round()).all())\n"
+            "(True, True)"
+        ),
     ),
     Op(
         "log_normal_",
@@ -22,15 +36,13 @@ OPS = [
             "(mean: float = 1.0, std: float = 2.0, *, generator: Generator | None = None) -> Tensor"
         ),
         grad="random",
-    ),
-    Op(
-        "median",
-        function=(
-            "(input: Tensor, dim: int | None = None, keepdim: bool = False, *, "
-            "out: Tensor | tuple[Tensor, ...] | list[Tensor] | None = None) -> Any"
+        doc="Fills self with exp(N(mean, std)) samples (floating dtypes); returns self.",
+        details="mean and std are those of the underlying normal, not of the result.",
+        example=(
+            ">>> g = ember.Generator().manual_seed(0)\n"
+            ">>> bool((ember.empty(100).log_normal_(generator=g) > 0).all())\n"
+            "True"
         ),
-        method="(dim: int | None = None, keepdim: bool = False) -> Any",
-        grad="rule",
     ),
     Op(
         "multinomial",

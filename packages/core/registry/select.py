@@ -22,6 +22,7 @@ OPS = [
         "bincount",
         function="(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor",
         method="(weights: Tensor | None = None, minlength: int = 0) -> Tensor",
+        dtypes="integral",
         grad="none",
         doc="How often each value of a 1-d non-negative integer tensor occurs.",
         details=(
@@ -58,6 +59,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(bins: int = 100, min: Number = 0.0, max: Number = 0.0) -> Tensor",
+        dtypes="float",
         grad="none",
         doc="A histogram of `bins` equal bins over [min, max] (floating inputs).",
         details=(
@@ -81,12 +83,25 @@ OPS = [
         ),
     ),
     Op(
+        "mode",
+        function=(
+            "(input: Tensor, dim: int = -1, keepdim: bool = False, *, out: Tensor | tuple[Tensor, "
+            "...] | list[Tensor] | None = None) -> Any"
+        ),
+        method="(dim: int = -1, keepdim: bool = False) -> Any",
+        grad="rule",
+        doc="The most frequent value along `dim` and an index where it occurs.",
+        details="Ties go to the smallest value. Returns a namedtuple (values, indices).",
+        example=(">>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()\n1"),
+    ),
+    Op(
         "nanmedian",
         function=(
             "(input: Tensor, dim: int | None = None, keepdim: bool = False, *, "
             "out: Tensor | tuple[Tensor, ...] | list[Tensor] | None = None) -> Any"
         ),
         method="(dim: int | None = None, keepdim: bool = False) -> Any",
+        dtypes="numeric",
         grad="rule",
         doc="The lower median ignoring NaN (over all elements, or along `dim`).",
         example=('>>> ember.nanmedian(ember.tensor([1.0, float("nan"), 3.0, 2.0])).item()\n2.0'),
@@ -101,6 +116,7 @@ OPS = [
             "(q: Tensor | float, dim: int | None = None, keepdim: bool = False, *, "
             "interpolation: str = 'linear') -> Tensor"
         ),
+        dtypes="float32, float64",
         grad="rule",
         doc="quantile ignoring NaN values.",
         example=('>>> ember.nanquantile(ember.tensor([1.0, float("nan"), 3.0]), 0.5).item()\n2.0'),
@@ -115,6 +131,7 @@ OPS = [
             "(q: Tensor | float, dim: int | None = None, keepdim: bool = False, *, "
             "interpolation: str = 'linear') -> Tensor"
         ),
+        dtypes="float32, float64",
         grad="rule",
         doc="The q-th quantiles over all elements or along `dim`.",
         details=(
@@ -130,13 +147,14 @@ OPS = [
     Op(
         "unique",
         function=(
-            "(input: Tensor, sorted: Any = True, return_inverse: Any = False, "
-            "return_counts: Any = False, dim: int | None = None) -> Any"
+            "(input: Tensor, sorted: bool = True, return_inverse: bool = False, "
+            "return_counts: bool = False, dim: int | None = None) -> Any"
         ),
         method=(
-            "(sorted: Any = True, return_inverse: Any = False, return_counts: Any = False, "
+            "(sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, "
             "dim: int | None = None) -> Any"
         ),
+        dtypes="real",
         grad="none",
         doc="The sorted unique elements (or slices along `dim`).",
         details=(

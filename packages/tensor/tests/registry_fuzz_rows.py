@@ -248,8 +248,8 @@ FUZZ_ROWS = [
     (
         "_nn_col2im",
         (
-            ("columns", "pos", "Any", True),
-            ("input_size", "pos", "Any", True),
+            ("columns", "pos", "Tensor", True),
+            ("input_size", "pos", "int | Sequence[int]", True),
             ("kernel_size", "pos", "int | Sequence[int]", True),
             ("dilation", "pos", "int | Sequence[int]", True),
             ("padding", "pos", "int | Sequence[int]", True),
@@ -265,8 +265,8 @@ FUZZ_ROWS = [
             ("dilation", "pos", "int | Sequence[int]", True),
             ("padding", "pos", "int | Sequence[int]", True),
             ("stride", "pos", "int | Sequence[int]", True),
-            ("output_size", "pos", "Any", True),
-            ("pad_value", "pos", "Any", False),
+            ("output_size", "pos", "int | Sequence[int]", True),
+            ("pad_value", "pos", "float", False),
         ),
     ),
     (
@@ -1632,10 +1632,10 @@ FUZZ_ROWS = [
         (
             ("input", "pos", "Tensor", True),
             ("out", "kw", "Tensor | None", False),
-            ("as_tuple", "kw", "Any", False),
+            ("as_tuple", "kw", "bool", False),
         ),
     ),
-    ("Tensor.nonzero", (("as_tuple", "kw", "Any", False),)),
+    ("Tensor.nonzero", (("as_tuple", "kw", "bool", False),)),
     (
         "scatter",
         (
@@ -1673,9 +1673,9 @@ FUZZ_ROWS = [
             ("input", "pos", "Tensor", True),
             ("dim", "pos", "int", True),
             ("index", "pos", "Tensor", True),
-            ("src", "pos", "Tensor | Number | None", False),
-            ("value", "kw", "Number | None", False),
-            ("reduce", "kw", "Any", False),
+            ("src", "pos", "Tensor | None", False),
+            ("value", "kw", "None", False),
+            ("reduce", "kw", "None", False),
         ),
     ),
     (
@@ -1683,9 +1683,9 @@ FUZZ_ROWS = [
         (
             ("dim", "pos", "int", True),
             ("index", "pos", "Tensor", True),
-            ("src", "pos", "Tensor | Number | None", False),
-            ("value", "kw", "Number | None", False),
-            ("reduce", "kw", "Any", False),
+            ("src", "pos", "Tensor | None", False),
+            ("value", "kw", "None", False),
+            ("reduce", "kw", "None", False),
         ),
     ),
     (
@@ -1693,9 +1693,9 @@ FUZZ_ROWS = [
         (
             ("dim", "pos", "int", True),
             ("index", "pos", "Tensor", True),
-            ("src", "pos", "Tensor | Number | None", False),
-            ("value", "kw", "Number | None", False),
-            ("reduce", "kw", "Any", False),
+            ("src", "pos", "Tensor | None", False),
+            ("value", "kw", "None", False),
+            ("reduce", "kw", "None", False),
         ),
     ),
     (
@@ -1719,19 +1719,6 @@ FUZZ_ROWS = [
     (
         "Tensor.take_along_dim",
         (("indices", "pos", "Tensor", True), ("dim", "pos", "int | None", False)),
-    ),
-    (
-        "amax",
-        (
-            ("input", "pos", "Tensor", True),
-            ("dim", "pos", "int | Sequence[int] | None", False),
-            ("keepdim", "pos", "bool", False),
-            ("out", "kw", "Tensor | None", False),
-        ),
-    ),
-    (
-        "Tensor.amax",
-        (("dim", "pos", "int | Sequence[int] | None", False), ("keepdim", "pos", "bool", False)),
     ),
     (
         "index_add",
@@ -1997,7 +1984,13 @@ FUZZ_ROWS = [
         ),
     ),
     ("Tensor.dot", (("tensor", "pos", "Tensor", True),)),
-    ("einsum", (("equation", "pos", "Any", True), ("operands", "var", "Any", False))),
+    (
+        "einsum",
+        (
+            ("equation", "pos", "str | Tensor", True),
+            ("operands", "var", "Tensor | Sequence[Tensor] | Sequence[int]", False),
+        ),
+    ),
     (
         "ger",
         (
@@ -2048,9 +2041,14 @@ FUZZ_ROWS = [
     (
         "tensordot",
         (
-            ("a", "pos", "Any", True),
-            ("b", "pos", "Any", True),
-            ("dims", "pos", "Any", False),
+            ("a", "pos", "Tensor", True),
+            ("b", "pos", "Tensor", True),
+            (
+                "dims",
+                "pos",
+                "int | tuple[Sequence[int], Sequence[int]] | list[Sequence[int]] | Tensor",
+                False,
+            ),
             ("out", "pos", "Tensor | None", False),
         ),
     ),
@@ -2067,26 +2065,26 @@ FUZZ_ROWS = [
         "_linalg_cholesky_ex",
         (
             ("A", "pos", "Tensor", True),
-            ("upper", "pos", "Any", True),
-            ("check_errors", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("upper", "pos", "bool", True),
+            ("check_errors", "pos", "bool", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_linalg_copy_out",
         (
-            ("out", "pos", "Tensor | None", True),
-            ("result", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("out", "pos", "Tensor", True),
+            ("result", "pos", "Tensor", True),
+            ("op", "pos", "str", True),
         ),
     ),
-    ("_linalg_det", (("A", "pos", "Tensor", True), ("op", "pos", "Any", True))),
+    ("_linalg_det", (("A", "pos", "Tensor", True), ("op", "pos", "str", True))),
     (
         "_linalg_eig",
         (
             ("A", "pos", "Tensor", True),
-            ("compute_v", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("compute_v", "pos", "bool", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
@@ -2095,15 +2093,15 @@ FUZZ_ROWS = [
             ("A", "pos", "Tensor", True),
             ("UPLO", "pos", "str", True),
             ("compute_v", "pos", "bool", True),
-            ("op", "pos", "Any", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_linalg_inv_ex",
         (
             ("A", "pos", "Tensor", True),
-            ("check_errors", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("check_errors", "pos", "bool", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
@@ -2111,36 +2109,36 @@ FUZZ_ROWS = [
         (
             ("A", "pos", "Tensor", True),
             ("B", "pos", "Tensor", True),
-            ("rcond", "pos", "Any", True),
-            ("driver", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("rcond", "pos", "float | None", True),
+            ("driver", "pos", "str", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_linalg_lu_factor_ex",
         (
             ("A", "pos", "Tensor", True),
-            ("pivot", "pos", "Any", True),
-            ("check_errors", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("pivot", "pos", "bool", True),
+            ("check_errors", "pos", "bool", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_linalg_lu_solve",
         (
-            ("LU", "pos", "Any", True),
-            ("pivots", "pos", "Any", True),
+            ("LU", "pos", "Tensor", True),
+            ("pivots", "pos", "Tensor", True),
             ("B", "pos", "Tensor", True),
-            ("left", "pos", "Any", True),
-            ("adjoint", "pos", "Any", True),
-            ("op", "pos", "Any", True),
+            ("left", "pos", "bool", True),
+            ("adjoint", "pos", "bool", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_linalg_qr",
-        (("A", "pos", "Tensor", True), ("mode", "pos", "Any", True), ("op", "pos", "Any", True)),
+        (("A", "pos", "Tensor", True), ("mode", "pos", "str", True), ("op", "pos", "str", True)),
     ),
-    ("_linalg_slogdet", (("A", "pos", "Tensor", True), ("op", "pos", "Any", True))),
+    ("_linalg_slogdet", (("A", "pos", "Tensor", True), ("op", "pos", "str", True))),
     (
         "_linalg_solve_ex",
         (
@@ -2148,7 +2146,7 @@ FUZZ_ROWS = [
             ("B", "pos", "Tensor", True),
             ("left", "pos", "bool", True),
             ("check_errors", "pos", "bool", True),
-            ("op", "pos", "Any", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
@@ -2157,31 +2155,21 @@ FUZZ_ROWS = [
             ("A", "pos", "Tensor", True),
             ("full_matrices", "pos", "bool", True),
             ("compute_uv", "pos", "bool", True),
-            ("op", "pos", "Any", True),
+            ("op", "pos", "str", True),
         ),
     ),
     (
         "_lu_unpack",
         (
-            ("LU", "pos", "Any", True),
-            ("pivots", "pos", "Any", True),
+            ("LU", "pos", "Tensor", True),
+            ("pivots", "pos", "Tensor", True),
             ("unpack_data", "pos", "bool", True),
             ("unpack_pivots", "pos", "bool", True),
-            ("op", "pos", "Any", True),
+            ("op", "pos", "str", True),
         ),
     ),
     ("adjoint", (("input", "pos", "Tensor", True),)),
     ("Tensor.adjoint", ()),
-    (
-        "mode",
-        (
-            ("input", "pos", "Tensor", True),
-            ("dim", "pos", "int", False),
-            ("keepdim", "pos", "bool", False),
-            ("out", "kw", "Tensor | tuple[Tensor, ...] | list[Tensor] | None", False),
-        ),
-    ),
-    ("Tensor.mode", (("dim", "pos", "int", False), ("keepdim", "pos", "bool", False))),
     (
         "Tensor.__array__",
         (("dtype", "pos", "dtype | None", False), ("copy", "kw", "bool | None", False)),
@@ -2191,10 +2179,10 @@ FUZZ_ROWS = [
     (
         "cdist",
         (
-            ("x1", "pos", "Any", True),
-            ("x2", "pos", "Any", True),
+            ("x1", "pos", "Tensor", True),
+            ("x2", "pos", "Tensor", True),
             ("p", "pos", "float", False),
-            ("compute_mode", "pos", "Any", False),
+            ("compute_mode", "pos", "str | None", False),
         ),
     ),
     ("corrcoef", (("input", "pos", "Tensor", True),)),
@@ -2419,6 +2407,19 @@ FUZZ_ROWS = [
     (
         "Tensor.all",
         (("dim", "pos", "Sequence[int] | int | None", False), ("keepdim", "pos", "bool", False)),
+    ),
+    (
+        "amax",
+        (
+            ("input", "pos", "Tensor", True),
+            ("dim", "pos", "int | Sequence[int] | None", False),
+            ("keepdim", "pos", "bool", False),
+            ("out", "kw", "Tensor | None", False),
+        ),
+    ),
+    (
+        "Tensor.amax",
+        (("dim", "pos", "int | Sequence[int] | None", False), ("keepdim", "pos", "bool", False)),
     ),
     (
         "amin",
@@ -2659,16 +2660,6 @@ FUZZ_ROWS = [
         ),
     ),
     (
-        "median",
-        (
-            ("input", "pos", "Tensor", True),
-            ("dim", "pos", "int | None", False),
-            ("keepdim", "pos", "bool", False),
-            ("out", "kw", "Tensor | tuple[Tensor, ...] | list[Tensor] | None", False),
-        ),
-    ),
-    ("Tensor.median", (("dim", "pos", "int | None", False), ("keepdim", "pos", "bool", False))),
-    (
         "multinomial",
         (
             ("input", "pos", "Tensor", True),
@@ -2758,6 +2749,16 @@ FUZZ_ROWS = [
     ),
     ("Tensor.logcumsumexp", (("dim", "pos", "int", True),)),
     (
+        "mode",
+        (
+            ("input", "pos", "Tensor", True),
+            ("dim", "pos", "int", False),
+            ("keepdim", "pos", "bool", False),
+            ("out", "kw", "Tensor | tuple[Tensor, ...] | list[Tensor] | None", False),
+        ),
+    ),
+    ("Tensor.mode", (("dim", "pos", "int", False), ("keepdim", "pos", "bool", False))),
+    (
         "nanmedian",
         (
             ("input", "pos", "Tensor", True),
@@ -2811,18 +2812,18 @@ FUZZ_ROWS = [
         "unique",
         (
             ("input", "pos", "Tensor", True),
-            ("sorted", "pos", "Any", False),
-            ("return_inverse", "pos", "Any", False),
-            ("return_counts", "pos", "Any", False),
+            ("sorted", "pos", "bool", False),
+            ("return_inverse", "pos", "bool", False),
+            ("return_counts", "pos", "bool", False),
             ("dim", "pos", "int | None", False),
         ),
     ),
     (
         "Tensor.unique",
         (
-            ("sorted", "pos", "Any", False),
-            ("return_inverse", "pos", "Any", False),
-            ("return_counts", "pos", "Any", False),
+            ("sorted", "pos", "bool", False),
+            ("return_inverse", "pos", "bool", False),
+            ("return_counts", "pos", "bool", False),
             ("dim", "pos", "int | None", False),
         ),
     ),
@@ -3068,6 +3069,16 @@ FUZZ_ROWS = [
             ("keepdim", "pos", "bool", False),
         ),
     ),
+    (
+        "median",
+        (
+            ("input", "pos", "Tensor", True),
+            ("dim", "pos", "int | None", False),
+            ("keepdim", "pos", "bool", False),
+            ("out", "kw", "Tensor | tuple[Tensor, ...] | list[Tensor] | None", False),
+        ),
+    ),
+    ("Tensor.median", (("dim", "pos", "int | None", False), ("keepdim", "pos", "bool", False))),
     ("msort", (("input", "pos", "Tensor", True), ("out", "kw", "Tensor | None", False))),
     ("Tensor.msort", ()),
     (
@@ -3124,16 +3135,16 @@ FUZZ_ROWS = [
         "unique_consecutive",
         (
             ("input", "pos", "Tensor", True),
-            ("return_inverse", "pos", "Any", False),
-            ("return_counts", "pos", "Any", False),
+            ("return_inverse", "pos", "bool", False),
+            ("return_counts", "pos", "bool", False),
             ("dim", "pos", "int | None", False),
         ),
     ),
     (
         "Tensor.unique_consecutive",
         (
-            ("return_inverse", "pos", "Any", False),
-            ("return_counts", "pos", "Any", False),
+            ("return_inverse", "pos", "bool", False),
+            ("return_counts", "pos", "bool", False),
             ("dim", "pos", "int | None", False),
         ),
     ),

@@ -420,9 +420,54 @@ DTYPE_ROWS = [
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
     ),
     (
+        "argwhere",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "nonzero",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
         "from_dlpack",
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "dot",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "ger",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "matmul",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "outer",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "vdot",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "corrcoef",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "cov",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
     ),
     (
         "diag",
@@ -450,6 +495,45 @@ DTYPE_ROWS = [
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
     ),
     (
+        "all",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("amax", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("amin", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "any",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("nanmean", 1, "float16 bfloat16 float32 float64"),
+    ("nansum", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "prod",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    (
+        "sum",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("argmax", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("argmin", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "count_nonzero",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+    ),
+    ("norm", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("var", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
+    ("bincount", 1, "uint8 int8 int16 int32 int64"),
+    ("histc", 1, "float16 bfloat16 float32 float64"),
+    ("nanmedian", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("nanquantile", 2, "float32 float64"),
+    ("quantile", 2, "float32 float64"),
+    ("unique", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
         "flatten",
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
@@ -464,6 +548,12 @@ DTYPE_ROWS = [
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
     ),
+    ("argsort", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("bucketize", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("median", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("msort", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("searchsorted", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("unique_consecutive", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
     ("i0", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
 ]
 
@@ -559,6 +649,14 @@ EXAMPLES = [
     ("tril_indices", ">>> ember.tril_indices(2, 2).tolist()\n[[0, 1, 1], [0, 0, 1]]"),
     ("triu_indices", ">>> ember.triu_indices(2, 3, 1).tolist()\n[[0, 0, 1], [1, 2, 2]]"),
     ("unfold", ">>> ember.arange(5).unfold(0, 2, 2).tolist()\n[[0, 1], [2, 3]]"),
+    (
+        "_nn_col2im",
+        ">>> cols = ember.ones(1, 4, 4)  # 2x2 windows at 2x2 positions\n>>> ember._C._nn_col2im(cols, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1], [2, 2])[0, 0].tolist()\n[[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]",
+    ),
+    (
+        "_nn_im2col",
+        ">>> x = ember.arange(9.0).reshape(1, 1, 3, 3)\n>>> cols = ember._C._nn_im2col(x, [2, 2], [1, 1], [0, 0], [1, 1], [2, 2])\n>>> cols.shape, cols[0, :, 0].tolist()  # the first window\n(ember.Size([1, 4, 4]), [0.0, 1.0, 3.0, 4.0])",
+    ),
     ("_to_dtype", ">>> ember.ones(2)._to_dtype(ember.int32).tolist()\n[1, 1]"),
     ("bfloat16", ">>> ember.tensor([1.5]).bfloat16().dtype\nember.bfloat16"),
     ("bool", ">>> ember.tensor([1.5]).bool().dtype\nember.bool"),
@@ -857,6 +955,18 @@ EXAMPLES = [
     ("uniform_", ">>> bool((ember.empty(3).uniform_(2, 3) >= 2).all())\nTrue"),
     ("zeros", ">>> ember.zeros(2).tolist()\n[0.0, 0.0]"),
     ("zeros_like", ">>> ember.zeros_like(ember.ones(2)).tolist()\n[0.0, 0.0]"),
+    (
+        "_fft_c2c",
+        '>>> z = ember.tensor([[1.0, 0.0], [0.0, 0.0]])  # the complex vector [1, 0]\n>>> ember._C._fft_c2c(z, [0], "backward", True).tolist()\n[[1.0, 0.0], [1.0, 0.0]]',
+    ),
+    (
+        "_fft_c2r",
+        '>>> half = ember.tensor([[10.0, 0.0], [-2.0, 2.0], [-2.0, 0.0]])\n>>> ember._C._fft_c2r(half, [0], "backward", 4).tolist()\n[1.0, 2.0, 3.0, 4.0]',
+    ),
+    (
+        "_fft_r2c",
+        '>>> x = ember.tensor([1.0, 2.0, 3.0, 4.0])\n>>> ember._C._fft_r2c(x, [0], "backward", True).tolist()\n[[10.0, 0.0], [-2.0, 2.0], [-2.0, 0.0]]',
+    ),
     ("argwhere", ">>> ember.argwhere(ember.tensor([0.0, 3.0, 0.0, 1.0])).tolist()\n[[1], [3]]"),
     (
         "gather",
@@ -934,13 +1044,125 @@ EXAMPLES = [
         "frombuffer",
         ">>> ember.frombuffer(bytearray(8), dtype=ember.int32)\ntensor([0, 0], dtype=ember.int32)",
     ),
-    ("mode", ">>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()\n1"),
+    (
+        "addmm",
+        ">>> ember.addmm(ember.ones(2, 2), ember.eye(2), ember.full((2, 2), 3.0), beta=2).tolist()\n[[5.0, 5.0], [5.0, 5.0]]",
+    ),
+    (
+        "addmv",
+        ">>> m = ember.tensor([[1.0, 2.0], [3.0, 4.0]])\n>>> ember.addmv(ember.ones(2), m, ember.ones(2), alpha=2).tolist()\n[7.0, 15.0]",
+    ),
+    (
+        "baddbmm",
+        ">>> b = ember.ones(4, 2, 3)\n>>> r = ember.baddbmm(ember.zeros(4, 2, 5), b, ember.ones(4, 3, 5))\n>>> r.shape, r[0, 0, 0].item()\n(ember.Size([4, 2, 5]), 3.0)",
+    ),
+    ("bmm", ">>> ember.bmm(ember.ones(4, 2, 3), ember.ones(4, 3, 5)).shape\nember.Size([4, 2, 5])"),
+    ("dot", ">>> ember.dot(ember.tensor([1, 2, 3]), ember.tensor([4, 5, 6])).item()\n32"),
+    (
+        "einsum",
+        '>>> a = ember.tensor([[1.0, 2.0], [3.0, 4.0]])\n>>> ember.einsum("ij,jk->ik", a, ember.eye(2)).tolist()\n[[1.0, 2.0], [3.0, 4.0]]\n>>> ember.einsum("ii", a).item()  # the trace\n5.0',
+    ),
+    (
+        "ger",
+        ">>> ember.ger(ember.tensor([1, 2]), ember.tensor([1, 10, 100])).tolist()\n[[1, 10, 100], [2, 20, 200]]",
+    ),
+    (
+        "matmul",
+        ">>> ember.matmul(ember.ones(5, 2, 3), ember.ones(3, 4)).shape\nember.Size([5, 2, 4])\n>>> (ember.tensor([1, 2]) @ ember.tensor([3, 4])).item()\n11",
+    ),
+    (
+        "mm",
+        ">>> ember.mm(ember.tensor([[1, 2], [3, 4]]), ember.tensor([[0, 1], [1, 0]])).tolist()\n[[2, 1], [4, 3]]",
+    ),
+    ("mv", ">>> ember.mv(ember.tensor([[1, 2], [3, 4]]), ember.tensor([1, 1])).tolist()\n[3, 7]"),
+    (
+        "outer",
+        ">>> ember.outer(ember.tensor([1, 2]), ember.tensor([1, 10, 100])).tolist()\n[[1, 10, 100], [2, 20, 200]]",
+    ),
+    (
+        "tensordot",
+        ">>> ember.tensordot(ember.ones(3, 4, 5), ember.ones(4, 5, 6)).shape\nember.Size([3, 6])\n>>> ember.tensordot(ember.ones(3, 4), ember.ones(5, 3), dims=([0], [1])).shape\nember.Size([4, 5])",
+    ),
+    ("vdot", ">>> ember.vdot(ember.tensor([1j, 2]), ember.tensor([1j, 3])).item()\n(7+0j)"),
+    (
+        "_linalg_cholesky_ex",
+        '>>> A = ember.tensor([[4.0, 0.0], [0.0, 9.0]])\n>>> L, info = ember._C._linalg_cholesky_ex(A, False, False, "linalg.cholesky_ex")\n>>> L.tolist(), info.item()\n([[2.0, 0.0], [0.0, 3.0]], 0)',
+    ),
+    (
+        "_linalg_copy_out",
+        '>>> out = ember.empty(0)\n>>> ember._C._linalg_copy_out(out, ember.ones(2), "linalg.inv").tolist()\n[1.0, 1.0]',
+    ),
+    (
+        "_linalg_det",
+        '>>> A = ember.tensor([[4.0, 2.0], [2.0, 3.0]])\n>>> ember._C._linalg_det(A, "linalg.det").item()\n8.0',
+    ),
+    (
+        "_linalg_eig",
+        '>>> A = ember.tensor([[2.0, 0.0], [0.0, 3.0]])\n>>> w, v = ember._C._linalg_eig(A, False, "linalg.eigvals")\n>>> w.tolist(), v.numel()\n([(2+0j), (3+0j)], 0)',
+    ),
+    (
+        "_linalg_eigh",
+        '>>> A = ember.tensor([[2.0, 0.0], [0.0, 1.0]])\n>>> ember._C._linalg_eigh(A, "L", True, "linalg.eigh")[0].tolist()\n[1.0, 2.0]',
+    ),
+    (
+        "_linalg_inv_ex",
+        '>>> A = ember.tensor([[2.0, 0.0], [0.0, 4.0]])\n>>> ember._C._linalg_inv_ex(A, False, "linalg.inv_ex")[0].tolist()\n[[0.5, 0.0], [-0.0, 0.25]]',
+    ),
+    (
+        "_linalg_lstsq",
+        '>>> A = ember.tensor([[1.0, 0.0], [0.0, 2.0]])\n>>> ember._C._linalg_lstsq(A, ember.tensor([[1.0], [4.0]]), None, "gelsd", "x")[0].tolist()\n[[1.0], [2.0]]',
+    ),
+    (
+        "_linalg_lu_factor_ex",
+        '>>> A = ember.tensor([[4.0, 2.0], [2.0, 3.0]])\n>>> LU, piv, info = ember._C._linalg_lu_factor_ex(A, True, False, "linalg.lu_factor")\n>>> LU.tolist(), piv.tolist(), info.item()\n([[4.0, 2.0], [0.5, 2.0]], [1, 2], 0)',
+    ),
+    (
+        "_linalg_lu_solve",
+        '>>> A = ember.tensor([[4.0, 2.0], [2.0, 3.0]])\n>>> LU, piv, _ = ember._C._linalg_lu_factor_ex(A, True, False, "linalg.lu_factor")\n>>> B = ember.tensor([[8.0], [7.0]])\n>>> ember._C._linalg_lu_solve(LU, piv, B, True, False, "linalg.lu_solve").tolist()\n[[1.25], [1.5]]',
+    ),
+    (
+        "_linalg_qr",
+        '>>> Q, R = ember._C._linalg_qr(ember.ones(3, 2), "reduced", "linalg.qr")\n>>> Q.shape, R.shape\n(ember.Size([3, 2]), ember.Size([2, 2]))',
+    ),
+    (
+        "_linalg_slogdet",
+        '>>> A = ember.tensor([[-2.0, 0.0], [0.0, 3.0]])\n>>> sign, logabsdet = ember._C._linalg_slogdet(A, "linalg.slogdet")\n>>> sign.item(), round(logabsdet.item(), 4)\n(-1.0, 1.7918)',
+    ),
+    (
+        "_linalg_solve_ex",
+        '>>> A = ember.tensor([[2.0, 0.0], [0.0, 4.0]])\n>>> X, info = ember._C._linalg_solve_ex(A, ember.tensor([2.0, 4.0]), True, False, "x")\n>>> X.tolist(), info.item()\n([1.0, 1.0], 0)',
+    ),
+    (
+        "_linalg_svd",
+        '>>> A = ember.tensor([[3.0, 0.0], [0.0, -2.0]])\n>>> ember._C._linalg_svd(A, False, False, "linalg.svdvals")[1].tolist()\n[3.0, 2.0]',
+    ),
+    (
+        "_lu_unpack",
+        '>>> A = ember.tensor([[4.0, 2.0], [2.0, 3.0]])\n>>> LU, piv, _ = ember._C._linalg_lu_factor_ex(A, True, False, "linalg.lu_factor")\n>>> P, L, U = ember._C._lu_unpack(LU, piv, True, True, "lu_unpack")\n>>> L.tolist(), U.tolist()\n([[1.0, 0.0], [0.5, 1.0]], [[4.0, 2.0], [0.0, 2.0]])',
+    ),
+    ("adjoint", ">>> ember.adjoint(ember.tensor([[1 + 2j, 3j]])).tolist()\n[[(1-2j)], [-3j]]"),
     ("__array__", ">>> numpy.asarray(ember.tensor([1, 2])).tolist()\n[1, 2]"),
     (
         "from_numpy",
         ">>> a = numpy.arange(3)\n>>> t = ember.from_numpy(a)\n>>> a[0] = 7\n>>> t.tolist(), t.dtype\n([7, 1, 2], ember.int64)",
     ),
     ("numpy", ">>> ember.tensor([1.0, 2.0]).numpy().tolist()\n[1.0, 2.0]"),
+    (
+        "cdist",
+        ">>> x1 = ember.tensor([[0.0, 0.0]])\n>>> ember.cdist(x1, ember.tensor([[3.0, 4.0], [1.0, 0.0]])).tolist()\n[[5.0, 1.0]]",
+    ),
+    (
+        "corrcoef",
+        ">>> ember.corrcoef(ember.tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])).tolist()\n[[1.0, -1.0], [-1.0, 1.0]]",
+    ),
+    (
+        "cov",
+        ">>> ember.cov(ember.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]])).tolist()\n[[1.0, 2.0], [2.0, 4.0]]",
+    ),
+    (
+        "polygamma",
+        ">>> round(ember.polygamma(1, ember.tensor([1.0])).item(), 4)  # pi^2 / 6\n1.6449",
+    ),
     (
         "atleast_1d",
         ">>> ember.atleast_1d(ember.tensor(3)).shape\nember.Size([1])\n>>> [t.dim() for t in ember.atleast_1d(ember.tensor(1), ember.zeros(2, 2))]\n[1, 2]",
@@ -1022,6 +1244,81 @@ EXAMPLES = [
         ">>> ember.vstack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()\n[[1, 2], [3, 4]]",
     ),
     (
+        "all",
+        ">>> x = ember.tensor([[1, 0], [2, 3]])\n>>> ember.all(x).item(), ember.all(x, dim=1).tolist()\n(False, [False, True])",
+    ),
+    (
+        "amax",
+        ">>> x = ember.tensor([[1.0, 5.0], [4.0, 2.0]])\n>>> ember.amax(x).item(), ember.amax(x, dim=0).tolist()\n(5.0, [4.0, 5.0])",
+    ),
+    (
+        "amin",
+        ">>> x = ember.tensor([[1.0, 5.0], [4.0, 2.0]])\n>>> ember.amin(x).item(), ember.amin(x, dim=1).tolist()\n(1.0, [1.0, 2.0])",
+    ),
+    (
+        "any",
+        ">>> x = ember.tensor([[0, 0], [0, 3]])\n>>> ember.any(x).item(), ember.any(x, dim=1).tolist()\n(True, [False, True])",
+    ),
+    ("nanmean", '>>> ember.nanmean(ember.tensor([1.0, float("nan"), 3.0])).item()\n2.0'),
+    ("nansum", '>>> ember.nansum(ember.tensor([1.0, float("nan"), 3.0])).item()\n4.0'),
+    (
+        "prod",
+        ">>> x = ember.tensor([[1, 2], [3, 4]])\n>>> ember.prod(x).item(), ember.prod(x, 1).tolist()\n(24, [2, 12])",
+    ),
+    (
+        "sum",
+        ">>> x = ember.tensor([[1, 2], [3, 4]])\n>>> ember.sum(x).item(), ember.sum(x, dim=0).tolist(), ember.sum(x, 1, True).shape\n(10, [4, 6], ember.Size([2, 1]))",
+    ),
+    (
+        "argmax",
+        ">>> x = ember.tensor([[1, 7, 3], [9, 2, 9]])\n>>> ember.argmax(x).item(), ember.argmax(x, dim=1).tolist()\n(3, [1, 0])",
+    ),
+    (
+        "argmin",
+        ">>> x = ember.tensor([[4, 1, 1], [0, 5, 2]])\n>>> ember.argmin(x).item(), ember.argmin(x, dim=1, keepdim=True).tolist()\n(3, [[1], [0]])",
+    ),
+    (
+        "count_nonzero",
+        ">>> x = ember.tensor([[0, 1, 2], [0, 0, 3]])\n>>> ember.count_nonzero(x).item(), ember.count_nonzero(x, dim=0).tolist()\n(3, [0, 1, 2])",
+    ),
+    ("cumprod", ">>> ember.cumprod(ember.tensor([1, 2, 3, 4]), 0).tolist()\n[1, 2, 6, 24]"),
+    (
+        "cumsum",
+        ">>> ember.cumsum(ember.tensor([[1, 2], [3, 4]]), dim=1).tolist()\n[[1, 3], [3, 7]]",
+    ),
+    (
+        "logsumexp",
+        ">>> x = ember.tensor([1000.0, 1000.0], dtype=ember.float64)\n>>> round(ember.logsumexp(x, 0).item(), 4)\n1000.6931",
+    ),
+    (
+        "norm",
+        ">>> x = ember.tensor([[3.0, 4.0], [0.0, 1.0]])\n>>> ember.norm(x, dim=1).tolist(), ember.norm(x, p=1).item()\n([5.0, 1.0], 8.0)",
+    ),
+    (
+        "std_mean",
+        ">>> s, m = ember.std_mean(ember.tensor([1.0, 2.0, 3.0, 4.0, 5.0]))\n>>> round(s.item(), 4), m.item()\n(1.5811, 3.0)",
+    ),
+    (
+        "var",
+        ">>> x = ember.tensor([1.0, 2.0, 3.0, 4.0])\n>>> round(ember.var(x).item(), 4), ember.var(x, correction=0).item()\n(1.6667, 1.25)",
+    ),
+    (
+        "var_mean",
+        ">>> v, m = ember.var_mean(ember.tensor([[1.0, 3.0], [2.0, 6.0]]), dim=1)\n>>> v.tolist(), m.tolist()\n([2.0, 8.0], [2.0, 4.0])",
+    ),
+    (
+        "cauchy_",
+        ">>> g = ember.Generator().manual_seed(0)\n>>> x = ember.empty(4).cauchy_(generator=g)\n>>> x.shape, x.dtype\n(ember.Size([4]), ember.float32)",
+    ),
+    (
+        "geometric_",
+        ">>> g = ember.Generator().manual_seed(0)\n>>> x = ember.empty(100).geometric_(0.5, generator=g)\n>>> bool((x >= 1).all()), bool((x == x.round()).all())\n(True, True)",
+    ),
+    (
+        "log_normal_",
+        ">>> g = ember.Generator().manual_seed(0)\n>>> bool((ember.empty(100).log_normal_(generator=g) > 0).all())\nTrue",
+    ),
+    (
         "multinomial",
         ">>> g = ember.Generator().manual_seed(0)\n>>> ember.multinomial(ember.tensor([0.0, 1.0, 0.0]), 2, True, generator=g).tolist()\n[1, 1]",
     ),
@@ -1041,6 +1338,7 @@ EXAMPLES = [
         "logcumsumexp",
         ">>> ember.logcumsumexp(ember.tensor([0.0, 0.0]), 0).tolist()[1]  # log(2)\n0.6931471824645996",
     ),
+    ("mode", ">>> ember.mode(ember.tensor([3, 1, 1, 3, 2])).values.item()\n1"),
     ("nanmedian", '>>> ember.nanmedian(ember.tensor([1.0, float("nan"), 3.0, 2.0])).item()\n2.0'),
     (
         "nanquantile",
@@ -1119,6 +1417,39 @@ EXAMPLES = [
     ("view_as", ">>> ember.arange(6).view_as(ember.zeros(2, 3)).shape\nember.Size([2, 3])"),
     ("is_shared", ">>> ember.zeros(3).is_shared()\nFalse"),
     ("share_memory_", ">>> t = ember.zeros(3).share_memory_()\n>>> t.is_shared()\nTrue"),
+    (
+        "argsort",
+        ">>> x = ember.tensor([3, 1, 2])\n>>> ember.argsort(x).tolist(), ember.argsort(x, descending=True).tolist()\n([1, 2, 0], [0, 2, 1])",
+    ),
+    (
+        "bucketize",
+        ">>> b = ember.tensor([1, 3, 5])\n>>> ember.bucketize(ember.tensor([0, 3, 6]), b).tolist()\n[0, 1, 3]\n>>> ember.bucketize(ember.tensor([0, 3, 6]), b, right=True).tolist()\n[0, 2, 3]",
+    ),
+    (
+        "kthvalue",
+        ">>> r = ember.kthvalue(ember.tensor([4.0, 1.0, 3.0, 2.0]), 2)\n>>> r.values.item(), r.indices.item()\n(2.0, 3)",
+    ),
+    (
+        "median",
+        ">>> ember.median(ember.tensor([4.0, 1.0, 3.0, 2.0])).item()\n2.0\n>>> ember.median(ember.tensor([[1, 5, 2], [7, 3, 9]]), dim=1).values.tolist()\n[2, 7]",
+    ),
+    ("msort", ">>> ember.msort(ember.tensor([[3, 1], [2, 4]])).tolist()\n[[2, 1], [3, 4]]"),
+    (
+        "searchsorted",
+        ">>> s = ember.tensor([1, 3, 5, 7])\n>>> ember.searchsorted(s, ember.tensor([3, 6])).tolist()\n[1, 3]\n>>> ember.searchsorted(s, ember.tensor([3, 6]), right=True).tolist()\n[2, 3]",
+    ),
+    (
+        "sort",
+        ">>> r = ember.sort(ember.tensor([3.0, 1.0, 2.0]), descending=True)\n>>> r.values.tolist(), r.indices.tolist()\n([3.0, 2.0, 1.0], [0, 2, 1])",
+    ),
+    (
+        "topk",
+        ">>> r = ember.topk(ember.tensor([1.0, 5.0, 3.0, 4.0]), 2)\n>>> r.values.tolist(), r.indices.tolist()\n([5.0, 4.0], [1, 3])",
+    ),
+    (
+        "unique_consecutive",
+        ">>> out, counts = ember.unique_consecutive(ember.tensor([1, 1, 2, 2, 1]),\n...                                        return_counts=True)\n>>> out.tolist(), counts.tolist()\n([1, 2, 1], [2, 2, 1])",
+    ),
     ("_special_bessel_j0", ">>> ember.special.bessel_j0(ember.tensor([0.0])).tolist()\n[1.0]"),
     ("_special_bessel_j1", ">>> ember.special.bessel_j1(ember.tensor([0.0])).tolist()\n[0.0]"),
     ("_special_erfcx", ">>> ember.special.erfcx(ember.tensor([0.0])).tolist()\n[1.0]"),

@@ -585,8 +585,8 @@ class TensorBase:
     def median(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Any: ...
     def unique_consecutive(
         self,
-        return_inverse: Any = False,
-        return_counts: Any = False,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
         dim: builtins.int | None = None,
     ) -> Any: ...
     def view(
@@ -711,26 +711,26 @@ class TensorBase:
         self,
         dim: builtins.int,
         index: Tensor,
-        src: Tensor | Number | None = None,
+        src: Tensor | None = None,
         *,
-        value: Number | None = None,
-        reduce: Any = None,
+        value: None = None,
+        reduce: None = None,
     ) -> Tensor: ...
     def scatter_add_(
         self,
         dim: builtins.int,
         index: Tensor,
-        src: Tensor | Number | None = None,
+        src: Tensor | None = None,
         *,
-        value: Number | None = None,
-        reduce: Any = None,
+        value: None = None,
+        reduce: None = None,
     ) -> Tensor: ...
     def take(self, index: Tensor) -> Tensor: ...
     def take_along_dim(self, indices: Tensor, dim: builtins.int | None = None) -> Tensor: ...
     def masked_fill(self, mask: Tensor, value: Number | Tensor) -> Tensor: ...
     def masked_fill_(self, mask: Tensor, value: Number | Tensor) -> Tensor: ...
     def masked_select(self, mask: Tensor) -> Tensor: ...
-    def nonzero(self, *, as_tuple: Any = False) -> Any: ...
+    def nonzero(self, *, as_tuple: builtins.bool = False) -> Any: ...
     def argwhere(self) -> Tensor: ...
     def index_put(
         self,
@@ -886,9 +886,9 @@ class TensorBase:
     def mode(self, dim: builtins.int = -1, keepdim: builtins.bool = False) -> Any: ...
     def unique(
         self,
-        sorted: Any = True,
-        return_inverse: Any = False,
-        return_counts: Any = False,
+        sorted: builtins.bool = True,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
         dim: builtins.int | None = None,
     ) -> Any: ...
     def histc(self, bins: builtins.int = 100, min: Number = 0.0, max: Number = 0.0) -> Tensor: ...
@@ -1390,8 +1390,8 @@ def bucketize(
 ) -> Tensor: ...
 def unique_consecutive(
     input: Tensor,
-    return_inverse: Any = False,
-    return_counts: Any = False,
+    return_inverse: builtins.bool = False,
+    return_counts: builtins.bool = False,
     dim: builtins.int | None = None,
 ) -> Any: ...
 def reshape(input: Tensor, shape: Sequence[builtins.int]) -> Tensor: ...
@@ -1538,10 +1538,10 @@ def scatter_add(
     input: Tensor,
     dim: builtins.int,
     index: Tensor,
-    src: Tensor | Number | None = None,
+    src: Tensor | None = None,
     *,
-    value: Number | None = None,
-    reduce: Any = None,
+    value: None = None,
+    reduce: None = None,
 ) -> Tensor: ...
 def take(input: Tensor, index: Tensor, *, out: Tensor | None = None) -> Tensor: ...
 def take_along_dim(
@@ -1549,7 +1549,9 @@ def take_along_dim(
 ) -> Tensor: ...
 def masked_fill(input: Tensor, mask: Tensor, value: Number | Tensor) -> Tensor: ...
 def masked_select(input: Tensor, mask: Tensor, *, out: Tensor | None = None) -> Tensor: ...
-def nonzero(input: Tensor, *, out: Tensor | None = None, as_tuple: Any = False) -> Any: ...
+def nonzero(
+    input: Tensor, *, out: Tensor | None = None, as_tuple: builtins.bool = False
+) -> Any: ...
 def argwhere(input: Tensor) -> Tensor: ...
 def index_put(
     input: Tensor,
@@ -1800,8 +1802,18 @@ def baddbmm(
     alpha: Number = 1,
     out: Tensor | None = None,
 ) -> Tensor: ...
-def tensordot(a: Any, b: Any, dims: Any = 2, out: Tensor | None = None) -> Any: ...
-def einsum(equation: Any, *operands: Any) -> Any: ...
+def tensordot(
+    a: Tensor,
+    b: Tensor,
+    dims: builtins.int
+    | builtins.tuple[Sequence[builtins.int], Sequence[builtins.int]]
+    | builtins.list[Sequence[builtins.int]]
+    | Tensor = 2,
+    out: Tensor | None = None,
+) -> Tensor: ...
+def einsum(
+    equation: builtins.str | Tensor, *operands: Tensor | Sequence[Tensor] | Sequence[builtins.int]
+) -> Tensor: ...
 def from_numpy(ndarray: Any) -> Tensor: ...
 def tensor(
     data: Any,
@@ -1896,7 +1908,9 @@ def cov(
     aweights: Tensor | None = None,
 ) -> Tensor: ...
 def corrcoef(input: Tensor) -> Tensor: ...
-def cdist(x1: Any, x2: Any, p: builtins.float = 2.0, compute_mode: Any = None) -> Any: ...
+def cdist(
+    x1: Tensor, x2: Tensor, p: builtins.float = 2.0, compute_mode: builtins.str | None = None
+) -> Tensor: ...
 def index_add(
     input: Tensor,
     dim: builtins.int,
@@ -1932,9 +1946,9 @@ def mode(
 ) -> Any: ...
 def unique(
     input: Tensor,
-    sorted: Any = True,
-    return_inverse: Any = False,
-    return_counts: Any = False,
+    sorted: builtins.bool = True,
+    return_inverse: builtins.bool = False,
+    return_counts: builtins.bool = False,
     dim: builtins.int | None = None,
 ) -> Any: ...
 def histc(
@@ -2025,28 +2039,51 @@ def _view_storage(*args: Any, **kwargs: Any) -> Any: ...
 class _LinAlgError(RuntimeError):
     pass
 
-def _linalg_lu_factor_ex(A: Tensor, pivot: Any, check_errors: Any, op: Any) -> Any: ...
+def _linalg_lu_factor_ex(
+    A: Tensor, pivot: builtins.bool, check_errors: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
 def _linalg_lu_solve(
-    LU: Any, pivots: Any, B: Tensor, left: Any, adjoint: Any, op: Any
+    LU: Tensor,
+    pivots: Tensor,
+    B: Tensor,
+    left: builtins.bool,
+    adjoint: builtins.bool,
+    op: builtins.str,
 ) -> Tensor: ...
 def _lu_unpack(
-    LU: Any, pivots: Any, unpack_data: builtins.bool, unpack_pivots: builtins.bool, op: Any
-) -> Any: ...
+    LU: Tensor,
+    pivots: Tensor,
+    unpack_data: builtins.bool,
+    unpack_pivots: builtins.bool,
+    op: builtins.str,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
 def _linalg_solve_ex(
-    A: Tensor, B: Tensor, left: builtins.bool, check_errors: builtins.bool, op: Any
-) -> Any: ...
-def _linalg_inv_ex(A: Tensor, check_errors: Any, op: Any) -> Any: ...
-def _linalg_cholesky_ex(A: Tensor, upper: Any, check_errors: Any, op: Any) -> Any: ...
-def _linalg_qr(A: Tensor, mode: Any, op: Any) -> Any: ...
+    A: Tensor, B: Tensor, left: builtins.bool, check_errors: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_inv_ex(
+    A: Tensor, check_errors: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_cholesky_ex(
+    A: Tensor, upper: builtins.bool, check_errors: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_qr(
+    A: Tensor, mode: builtins.str, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
 def _linalg_svd(
-    A: Tensor, full_matrices: builtins.bool, compute_uv: builtins.bool, op: Any
-) -> Any: ...
-def _linalg_eigh(A: Tensor, UPLO: builtins.str, compute_v: builtins.bool, op: Any) -> Any: ...
-def _linalg_eig(A: Tensor, compute_v: Any, op: Any) -> Any: ...
-def _linalg_lstsq(A: Tensor, B: Tensor, rcond: Any, driver: Any, op: Any) -> Any: ...
-def _linalg_slogdet(A: Tensor, op: Any) -> Any: ...
-def _linalg_copy_out(out: Tensor | None, result: Any, op: Any) -> Any: ...
-def _linalg_det(A: Tensor, op: Any) -> Any: ...
+    A: Tensor, full_matrices: builtins.bool, compute_uv: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
+def _linalg_eigh(
+    A: Tensor, UPLO: builtins.str, compute_v: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_eig(
+    A: Tensor, compute_v: builtins.bool, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_lstsq(
+    A: Tensor, B: Tensor, rcond: builtins.float | None, driver: builtins.str, op: builtins.str
+) -> builtins.tuple[Tensor, Tensor, Tensor, Tensor]: ...
+def _linalg_slogdet(A: Tensor, op: builtins.str) -> builtins.tuple[Tensor, Tensor]: ...
+def _linalg_copy_out(out: Tensor, result: Tensor, op: builtins.str) -> Tensor: ...
+def _linalg_det(A: Tensor, op: builtins.str) -> Tensor: ...
 
 _version: str
 
@@ -2106,12 +2143,12 @@ def _nn_im2col(
     dilation: builtins.int | Sequence[builtins.int],
     padding: builtins.int | Sequence[builtins.int],
     stride: builtins.int | Sequence[builtins.int],
-    output_size: Any,
-    pad_value: Any = 0.0,
+    output_size: builtins.int | Sequence[builtins.int],
+    pad_value: builtins.float = 0.0,
 ) -> Tensor: ...
 def _nn_col2im(
-    columns: Any,
-    input_size: Any,
+    columns: Tensor,
+    input_size: builtins.int | Sequence[builtins.int],
     kernel_size: builtins.int | Sequence[builtins.int],
     dilation: builtins.int | Sequence[builtins.int],
     padding: builtins.int | Sequence[builtins.int],
