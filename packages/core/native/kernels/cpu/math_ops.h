@@ -51,6 +51,26 @@ namespace ember::cpu::EMBER_ISA_NS {
 template <typename C>
 constexpr bool is_float_v = std::is_floating_point_v<C>;
 
+// Integer arithmetic wraps modulo 2^bits, as torch's results do; done in unsigned types (at
+// least unsigned int, so small types never promote to a signed int that overflows) because
+// signed overflow is undefined behaviour. The conversion back is modular since C++20.
+template <typename C>
+constexpr bool is_wrapping_int_v = std::is_integral_v<C> && !std::is_same_v<C, bool>;
+template <typename C>
+using wrap_t = std::make_unsigned_t<std::common_type_t<C, int>>;
+template <typename C>
+constexpr C wrap_add(C a, C b) {
+  return static_cast<C>(static_cast<wrap_t<C>>(a) + static_cast<wrap_t<C>>(b));
+}
+template <typename C>
+constexpr C wrap_sub(C a, C b) {
+  return static_cast<C>(static_cast<wrap_t<C>>(a) - static_cast<wrap_t<C>>(b));
+}
+template <typename C>
+constexpr C wrap_mul(C a, C b) {
+  return static_cast<C>(static_cast<wrap_t<C>>(a) * static_cast<wrap_t<C>>(b));
+}
+
 #define EMBER_FUNCTOR(Name) \
   struct Name {             \
     const OpParams& p;      \
@@ -62,6 +82,8 @@ template <typename C>
 C operator()(C x) const {
   if constexpr (std::is_same_v<C, bool>)
     return x;
+  else if constexpr (is_wrapping_int_v<C>)
+    return wrap_sub<C>(0, x);
   else
     return static_cast<C>(-x);
 }
@@ -74,7 +96,7 @@ C operator()(C x) const {
   else if constexpr (is_float_v<C>)
     return std::fabs(x);
   else
-    return static_cast<C>(x < 0 ? -x : x);
+    return x < 0 ? wrap_sub<C>(0, x) : x;
 }
 }
 ;
@@ -248,7 +270,10 @@ C operator()(C x) const {
 EMBER_FUNCTOR(Square)
 template <typename C>
 C operator()(C x) const {
-  return static_cast<C>(x * x);
+  if constexpr (is_wrapping_int_v<C>)
+    return wrap_mul(x, x);
+  else
+    return static_cast<C>(x * x);
 }
 }
 ;
@@ -361,14 +386,20 @@ EMBER_PREDICATE(LogicalNot, x == C(0), x == C(0))
 EMBER_FUNCTOR(Add)
 template <typename C>
 C operator()(C a, C b) const {
-  return static_cast<C>(a + b);
+  if constexpr (is_wrapping_int_v<C>)
+    return wrap_add(a, b);
+  else
+    return static_cast<C>(a + b);
 }
 }
 ;
 EMBER_FUNCTOR(Sub)
 template <typename C>
 C operator()(C a, C b) const {
-  return static_cast<C>(a - b);
+  if constexpr (is_wrapping_int_v<C>)
+    return wrap_sub(a, b);
+  else
+    return static_cast<C>(a - b);
 }
 }
 ;
@@ -379,7 +410,7 @@ C operator()(C a, C b) const {
   if constexpr (is_float_v<C>)
     return a + static_cast<C>(p.f0) * b;
   else
-    return static_cast<C>(a + static_cast<C>(p.i0) * b);
+    return wrap_add(a, wrap_mul(static_cast<C>(p.i0), b));
 }
 }
 ;
@@ -388,6 +419,8 @@ template <typename C>
 C operator()(C a, C b) const {
   if constexpr (std::is_same_v<C, bool>)
     return a && b;
+  else if constexpr (is_wrapping_int_v<C>)
+    return wrap_mul(a, b);
   else
     return static_cast<C>(a * b);
 }

@@ -1,0 +1,41 @@
+"""Integer arithmetic wraps modulo 2**bits, as torch's does, without signed overflow (undefined
+behaviour in C++; UBSan found it through the registry fuzzer)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+INT_DTYPES = [ember.int8, ember.int16, ember.int32, ember.int64, ember.uint8]
+NP = {
+    ember.int8: np.int8,
+    ember.int16: np.int16,
+    ember.int32: np.int32,
+    ember.int64: np.int64,
+    ember.uint8: np.uint8,
+}
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_add_sub_mul_neg_abs_square_wrap_like_numpy(dtype: ember.dtype) -> None:
+    info = np.iinfo(NP[dtype])
+    values = np.array([info.min, info.min + 1, -1 if info.min < 0 else 0, 1, info.max], NP[dtype])
+    a = ember.from_numpy(values)
+    b = ember.from_numpy(values[::-1].copy())
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal((a + b).numpy(), values + values[::-1])
+        np.testing.assert_array_equal((a - b).numpy(), values - values[::-1])
+        np.testing.assert_array_equal((a * b).numpy(), values * values[::-1])
+        np.testing.assert_array_equal(a.square().numpy(), values * values)
+        np.testing.assert_array_equal(ember.add(a, b, alpha=3).numpy(), values + 3 * values[::-1])
+        if info.min < 0:
+            np.testing.assert_array_equal((-a).numpy(), -values)
+            np.testing.assert_array_equal(a.abs().numpy(), np.abs(values))
+
+
+def test_a_python_int_that_wraps_in_the_tensor_dtype_multiplies_as_torch_does() -> None:
+    x = ember.tensor([2**31 - 1], dtype=ember.int32)
+    assert (x * 2).tolist() == [-2]
+    assert (x * (-(2**31) - 1)).tolist() == [1]  # the int wraps to 2**31 - 1 first, as in torch
