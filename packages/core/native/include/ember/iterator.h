@@ -131,6 +131,8 @@ class TensorIterator {
 bool has_internal_overlap(const Tensor& t);
 // Raises torch's RuntimeError for writing into such a tensor, naming `op`.
 void assert_no_internal_overlap(const Tensor& t, const char* op);
+// Raises torch's RuntimeError when `out` and `in` share some but not all elements (dense views).
+void assert_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op);
 
 // Broadcasts two shapes by PyTorch's rules; raises RuntimeError naming `op` and both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
