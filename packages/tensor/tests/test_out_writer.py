@@ -182,7 +182,9 @@ def test_read_only_out_is_refused() -> None:
 
 def test_index_results_need_int64_out() -> None:
     x = ember.tensor(A)
-    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int, but got int"):
+    with pytest.raises(
+        RuntimeError, match="Expected out tensor to have dtype long int, but got int"
+    ):
         ember.argmax(x, 0, out=ember.empty(3, dtype=ember.int32))
     values, indices = ember.empty(3), ember.empty(3, dtype=ember.int64)
     r = ember.max(x, 0, out=(values, indices))
@@ -193,6 +195,7 @@ def test_index_results_need_int64_out() -> None:
 
 
 def test_sum_dtype_must_match_out() -> None:
-    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype double, but got float"):
+    with pytest.raises(
+        RuntimeError, match="Expected out tensor to have dtype double, but got float"
+    ):
         ember.sum(ember.tensor(A), 0, dtype=ember.float64, out=ember.empty(3))
-
