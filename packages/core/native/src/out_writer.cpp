@@ -1,4 +1,5 @@
-// The out= writer (see out_writer.h); messages are torch's, prefixed with the op's name.
+// The out= writer (see out_writer.h); messages are torch's, prefixed with the op's name and
+// followed by ember's dtype names.
 #include "ember/out_writer.h"
 
 #include <sstream>
@@ -11,37 +12,6 @@
 namespace ember {
 
 namespace {
-
-// The C++ type torch names in its exact-dtype message ("expected ... dtype long int").
-const char* cpp_type_name(ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool:
-      return "bool";
-    case ScalarType::UInt8:
-      return "unsigned char";
-    case ScalarType::Int8:
-      return "signed char";
-    case ScalarType::Int16:
-      return "short int";
-    case ScalarType::Int32:
-      return "int";
-    case ScalarType::Int64:
-      return "long int";
-    case ScalarType::Float16:
-      return "c10::Half";
-    case ScalarType::BFloat16:
-      return "c10::BFloat16";
-    case ScalarType::Float32:
-      return "float";
-    case ScalarType::ComplexFloat:
-      return "c10::complex<float>";
-    case ScalarType::ComplexDouble:
-      return "c10::complex<double>";
-    case ScalarType::Float64:
-      break;
-  }
-  return "double";
-}
 
 // torch prints sizes as [2, 3] in this warning.
 std::string bracketed(const Shape& sizes) {
@@ -57,12 +27,13 @@ std::string bracketed(const Shape& sizes) {
 void check_out_dtype(const Tensor& out, ScalarType result, const char* op, OutDtype rule) {
   if (rule == OutDtype::kExact) {
     EMBER_CHECK(out.dtype() == result, RuntimeError, "[", op,
-                "] Expected out tensor to have dtype ", cpp_type_name(result), ", but got ",
-                cpp_type_name(out.dtype()), " instead");
+                "] Expected out tensor to have dtype ", dtype_name(result), ", but got ",
+                dtype_name(out.dtype()), " instead");
   } else {
     EMBER_CHECK(can_cast(result, out.dtype()), RuntimeError, "[", op, "] result type ",
                 torch_type_name(result), " can't be cast to the desired output type ",
-                torch_type_name(out.dtype()));
+                torch_type_name(out.dtype()), " (result ", dtype_name(result), ", out ",
+                dtype_name(out.dtype()), ")");
   }
 }
 
