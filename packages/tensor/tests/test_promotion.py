@@ -244,7 +244,7 @@ def test_out_must_hold_the_result_category() -> None:
     out = ember.tensor([0, 0])
     with pytest.raises(
         RuntimeError,
-        match=r"\[add\] result type float32 can't be cast to the desired output type int64",
+        match=r"\[add\] result type Float can't be cast to the desired output type Long",
     ):
         ember.add(ember.tensor([1.0, 2.0]), 1, out=out)
     wide = ember.tensor([0.0, 0.0], dtype=ember.float64)

@@ -27,7 +27,8 @@ void def_softmax(nb::module_& m, TensorClass& cls, const char* name, SoftmaxLike
       name,
       [fn, name](nb::handle input, int64_t dim, nb::handle dtype, nb::handle out) {
         const Tensor r = fn(to_tensor(input, name), dim, to_optional_dtype(dtype, name));
-        return result_or_out(copy_to_out(r, out_argument(out, name), name, true), out);
+        return result_or_out(
+            write_out(r, out_argument(out, name), name, {.dtype = OutDtype::kExact}), out);
       },
       nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("dtype") = nb::none(),
       nb::arg("out") = nb::none());
@@ -137,7 +138,7 @@ void init_composite(nb::module_& m, TensorClass& cls) {
       [diff_fn](nb::handle input, int64_t n, int64_t dim, nb::handle prepend, nb::handle append,
                 nb::handle out) {
         const nb::object r = diff_fn(to_tensor(input, "diff"), n, dim, prepend, append);
-        return result_or_out(copy_to_out(unwrap(r), out_argument(out, "diff"), "diff", false), out);
+        return result_or_out(write_out(unwrap(r), out_argument(out, "diff"), "diff"), out);
       },
       nb::arg("input"), nb::arg("n") = 1, nb::arg("dim") = -1, nb::arg("prepend") = nb::none(),
       nb::arg("append") = nb::none(), nb::kw_only(), nb::arg("out") = nb::none());

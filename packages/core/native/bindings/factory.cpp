@@ -134,8 +134,7 @@ ScalarType resolve_dtype(nb::handle dtype, const Tensor& out, ScalarType fallbac
 // Copies `result` into out= (resized when its shape differs) or returns it as a new tensor.
 nb::object finish(const Tensor& result, nb::handle out_h, const Tensor& out) {
   if (!out.defined()) return wrap(result);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
+  write_out(result, out, "factory");  // out's dtype was resolved by resolve_dtype
   return nb::borrow(out_h);
 }
 

@@ -150,12 +150,7 @@ void init_linalg_lapack(nb::module_& m) {
       [](nb::handle out, nb::handle result, const std::string& op) {
         const Tensor o = tensor_arg(out, op, "out");
         const Tensor r = tensor_arg(result, op, "result");
-        EMBER_CHECK(o.dtype() == r.dtype(), RuntimeError, "[", op,
-                    "] Expected out tensor to have dtype ", dtype_name(r.dtype()), ", but got ",
-                    dtype_name(o.dtype()), " instead");
-        o.check_writable(op.c_str());
-        if (o.sizes() != r.sizes()) resize_(o, r.sizes());
-        copy_(o, r);
+        write_out(r, o, op.c_str(), {.dtype = OutDtype::kExact});
         return nb::borrow(out);
       },
       nb::arg("out").none(), nb::arg("result"), nb::arg("op"));

@@ -5,6 +5,7 @@
 #include "ember/blas.h"
 #include "ember/kernels.h"
 #include "ember/parallel.h"
+#include "ember/warnings.h"
 #include "python_api.h"
 
 NB_MODULE(_C, m) {
@@ -13,6 +14,10 @@ NB_MODULE(_C, m) {
   // Module-level singletons (dtype objects, the registered Tensor class) live until exit on
   // purpose; nanobind would report them as leaks.
   nb::set_leak_warnings(false);
+  // Core warnings become Python UserWarnings; an error filter turns them into the exception.
+  set_warning_handler([](const std::string& message) {
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw nb::python_error();
+  });
 
   // Python classes with two bases (see errors.h); handles live as long as the process.
   static PyObject* dual[5];

@@ -130,14 +130,16 @@ void init_rearrange(nb::module_& m, TensorClass& cls) {
       "tril",
       [](nb::handle input, nb::handle diagonal, nb::handle out) {
         const Tensor r = tril(input_arg(input, "tril"), int_arg(diagonal, "tril", "diagonal"));
-        return result_or_out(copy_to_out(r, out_argument(out, "tril"), "tril", true), out);
+        return result_or_out(
+            write_out(r, out_argument(out, "tril"), "tril", {.dtype = OutDtype::kExact}), out);
       },
       nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
   m.def(
       "triu",
       [](nb::handle input, nb::handle diagonal, nb::handle out) {
         const Tensor r = triu(input_arg(input, "triu"), int_arg(diagonal, "triu", "diagonal"));
-        return result_or_out(copy_to_out(r, out_argument(out, "triu"), "triu", true), out);
+        return result_or_out(
+            write_out(r, out_argument(out, "triu"), "triu", {.dtype = OutDtype::kExact}), out);
       },
       nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(
@@ -171,7 +173,8 @@ void init_rearrange(nb::module_& m, TensorClass& cls) {
       "diag",
       [](nb::handle input, nb::handle diagonal, nb::handle out) {
         const Tensor r = diag(input_arg(input, "diag"), int_arg(diagonal, "diag", "diagonal"));
-        return result_or_out(copy_to_out(r, out_argument(out, "diag"), "diag", true), out);
+        return result_or_out(
+            write_out(r, out_argument(out, "diag"), "diag", {.dtype = OutDtype::kExact}), out);
       },
       nb::arg("input").none(), nb::arg("diagonal") = 0, nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(
@@ -307,7 +310,7 @@ void init_rearrange(nb::module_& m, TensorClass& cls) {
       "kron",
       [](nb::handle input, nb::handle other, nb::handle out) {
         const Tensor r = kron(input_arg(input, "kron"), to_tensor(other, "kron", "other"));
-        return result_or_out(copy_to_out(r, out_argument(out, "kron"), "kron", false), out);
+        return result_or_out(write_out(r, out_argument(out, "kron"), "kron"), out);
       },
       nb::arg("input").none(), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   cls.def(

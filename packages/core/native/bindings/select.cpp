@@ -122,16 +122,9 @@ nb::object pair_out(Result r, const std::pair<Tensor, Tensor>& p, nb::handle out
   const Tensor parts[2] = {p.first, p.second};
   for (int i = 0; i < 2; ++i) {
     const Tensor& o = unwrap(out[i]);
-    EMBER_CHECK(o.dtype() == parts[i].dtype(), RuntimeError, "[", op, "] expected out[", i,
-                "] to have dtype ", dtype_name(parts[i].dtype()), ", but got ",
-                dtype_name(o.dtype()));
-    o.check_writable(op);
+    check_out(o, parts[i].dtype(), op, {.dtype = OutDtype::kExact});
   }
-  for (int i = 0; i < 2; ++i) {
-    const Tensor& o = unwrap(out[i]);
-    if (o.sizes() != parts[i].sizes()) resize_(o, parts[i].sizes());
-    copy_(o, parts[i]);
-  }
+  for (int i = 0; i < 2; ++i) write_out(parts[i], unwrap(out[i]), op, {.dtype = OutDtype::kExact});
   return g_result[r](out[0], out[1]);
 }
 

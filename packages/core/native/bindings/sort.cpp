@@ -139,11 +139,7 @@ void init_sort(nb::module_& m, TensorClass& cls) {
         const Tensor values = sort(as_input(input, "msort"), 0).first;
         if (out.is_none()) return wrap(values);
         const Tensor& o = as_input(out, "msort", "out");
-        EMBER_CHECK(o.dtype() == values.dtype(), RuntimeError,
-                    "[msort] Expected out tensor to have dtype ", dtype_name(values.dtype()),
-                    ", but got ", dtype_name(o.dtype()), " instead");
-        if (o.sizes() != values.sizes()) resize_(o, values.sizes());
-        copy_(o, values);
+        write_out(values, o, "msort", {.dtype = OutDtype::kExact});
         return nb::borrow(out);
       },
       nb::arg("input"), nb::kw_only(), nb::arg("out").none() = nb::none());

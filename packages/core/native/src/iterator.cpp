@@ -83,7 +83,7 @@ void TensorIterator::compute_shape() {
     if (!out.defined() || out.sizes() == shape_) continue;
     EMBER_CHECK(config_.resize_outputs, RuntimeError, "[", op_, "] output with shape ", out.sizes(),
                 " doesn't match the broadcast shape ", shape_);
-    resize_(out, shape_);
+    resize_out(out, shape_, op_);
   }
 }
 
@@ -110,9 +110,7 @@ void TensorIterator::compute_dtypes() {
       work_outs_.push_back(out);
       continue;
     }
-    EMBER_CHECK(!config_.check_out_cast || can_cast(out_dtype, out.dtype()), RuntimeError, "[", op_,
-                "] result type ", dtype_name(out_dtype),
-                " can't be cast to the desired output type ", dtype_name(out.dtype()));
+    if (config_.check_out_cast) check_out_dtype(out, out_dtype, op_);
     work_outs_.push_back(Tensor());  // allocated with the iteration layout below
   }
 }

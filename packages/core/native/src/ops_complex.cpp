@@ -151,13 +151,7 @@ Tensor angle(const Tensor& x, const Tensor& out) {
   const Tensor pi = Tensor::scalar(std::numbers::pi, xf.dtype());
   const Tensor signed_angle = where(compare(CompareOp::Lt, xf, zero), pi, zero);
   const Tensor result = where(predicate(PredicateOp::IsNan, xf), xf, signed_angle);
-  if (!out.defined()) return result;
-  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[angle] result type ",
-              dtype_name(result.dtype()), " can't be cast to the desired output type ",
-              dtype_name(out.dtype()));
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
+  return write_out(result, out, "angle", {.inputs = {x}});
 }
 
 Tensor conj(const Tensor& x) {
@@ -175,16 +169,13 @@ Tensor resolve_conj(const Tensor& x) {
 Tensor conj_physical(const Tensor& x, const Tensor& out) {
   if (!is_complex(x.dtype())) {
     if (!out.defined()) return clone(x);
-    if (out.sizes() != x.sizes()) resize_(out, x.sizes());
-    copy_(out, x);
-    return out;
+    return write_out(x, out, "conj_physical", {.dtype = OutDtype::kExact, .inputs = {x}});
   }
   Tensor result = out.defined() ? out : Tensor::empty(x.sizes(), x.dtype());
-  EMBER_CHECK(result.dtype() == x.dtype(), RuntimeError, "[conj_physical] expected out dtype ",
-              dtype_name(x.dtype()), ", got ", dtype_name(result.dtype()));
+  if (out.defined()) check_out(out, x.dtype(), "conj_physical", {.dtype = OutDtype::kExact});
   EMBER_CHECK(!result.is_conj(), RuntimeError,
               "[conj_physical] out= must not be a conjugate view; resolve it first");
-  if (result.sizes() != x.sizes()) resize_(result, x.sizes());
+  resize_out(result, x.sizes(), "conj_physical");
   if (!result.same_impl(x)) copy_(result, x);  // copy_ resolves a conj-flagged x
   negate_imag_(result);
   return result;
@@ -199,10 +190,11 @@ Tensor complex_from_parts(const Tensor& re, const Tensor& im, const Tensor& out)
               dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
   const Shape shape = broadcast_shapes(re.sizes(), im.sizes(), "complex");
   Tensor result = out.defined() ? out : Tensor::empty(shape, to_complex_type(re.dtype()));
-  EMBER_CHECK(result.dtype() == to_complex_type(re.dtype()), RuntimeError,
-              "[complex] expected out dtype ", dtype_name(to_complex_type(re.dtype())), ", got ",
-              dtype_name(result.dtype()));
-  if (result.sizes() != shape) resize_(result, shape);
+  if (out.defined()) {
+    check_out(out, to_complex_type(re.dtype()), "complex",
+              {.dtype = OutDtype::kExact, .inputs = {re, im}});
+    resize_out(out, shape, "complex");
+  }
   copy_(part_view(result, 0), re);
   copy_(part_view(result, 1), im);
   result.bump_version();

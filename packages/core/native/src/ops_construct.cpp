@@ -103,24 +103,6 @@ int64_t binomial(int64_t n, int64_t k) {
 
 }  // namespace
 
-Tensor copy_to_out(const Tensor& result, const Tensor& out, const char* op, bool exact_dtype) {
-  if (!out.defined()) return result;
-  if (exact_dtype) {
-    EMBER_CHECK(out.dtype() == result.dtype(), RuntimeError, "[", op,
-                "] Expected out tensor to have dtype ", dtype_name(result.dtype()), ", but got ",
-                dtype_name(out.dtype()), " instead");
-  } else {
-    EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[", op, "] result type ",
-                dtype_name(result.dtype()), " can't be cast to the desired output type ",
-                dtype_name(out.dtype()));
-  }
-  out.check_writable(op);
-  assert_no_internal_overlap(out, op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
-}
-
 Tensor rot90(const Tensor& x, int64_t k, const std::vector<int64_t>& dims) {
   EMBER_CHECK(dims.size() == 2, RuntimeError,
               "[rot90] expected total rotation dims == 2, but got dims = ", dims.size());
@@ -375,7 +357,7 @@ Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim, const Tensor&
     const Tensor rhs = binary(BinaryOp::Mul, narrow(a, d, k, 1), narrow(b, d, j, 1));
     binary(BinaryOp::Sub, lhs, rhs, narrow(result, d, i, 1));
   }
-  return copy_to_out(result, out, op, true);
+  return write_out(result, out, op, {.dtype = OutDtype::kExact, .inputs = {a, b}});
 }
 
 Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim, const Tensor& out) {

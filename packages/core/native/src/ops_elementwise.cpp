@@ -297,16 +297,11 @@ Tensor clamp(const Tensor& x, const Tensor& min, const Tensor& max, const Tensor
     Tensor result = x;
     if (min.defined()) result = binary(BinaryOp::Maximum, result, min);
     if (max.defined()) result = binary(BinaryOp::Minimum, result, max);
-    const Tensor& target = in_place ? x : out;
-    EMBER_CHECK(!target.defined() || can_cast(result.dtype(), target.dtype()), RuntimeError, "[",
-                in_place ? "clamp_" : "clamp", "] result type ", dtype_name(result.dtype()),
-                " can't be cast to the desired output type ", dtype_name(target.dtype()));
-    if (in_place) return copy_(x, result);
-    if (out.defined()) {
-      if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-      return copy_(out, result);
+    if (in_place) {
+      check_out_dtype(x, result.dtype(), "clamp_");
+      return copy_(x, result);
     }
-    return result;
+    return write_out(result, out, "clamp", {.inputs = {x, min, max}});
   }
   std::vector<Tensor> operands = {x};
   if (min.defined()) operands.push_back(min);
@@ -376,8 +371,7 @@ Tensor nan_to_num(const Tensor& x, double nan, std::optional<double> posinf,
   if (!is_floating(x.dtype())) {
     if (in_place) return x;
     if (!out.defined()) return clone(x);
-    if (out.sizes() != x.sizes()) resize_(out, x.sizes());
-    return copy_(out, x);
+    return write_out(x, out, "nan_to_num", {.dtype = OutDtype::kExact, .inputs = {x}});
   }
   double hi = 0, lo = 0;
   visit_dtype(x.dtype(), [&](auto tag) {

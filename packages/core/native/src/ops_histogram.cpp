@@ -20,10 +20,7 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
   EMBER_CHECK(bins > 0, RuntimeError, "[", op, "] bins must be > 0, but got ", bins);
   EMBER_CHECK(!(min > max), RuntimeError, "[", op, "] max must be larger than min, got min=", min,
               " and max=", max);
-  if (out.defined()) {
-    EMBER_CHECK(out.dtype() == x.dtype(), RuntimeError, "[", op, "] expected out tensor to ",
-                "have dtype ", dtype_name(x.dtype()), ", but got ", dtype_name(out.dtype()));
-  }
+  if (out.defined()) check_out(out, x.dtype(), op, {.dtype = OutDtype::kExact, .inputs = {x}});
   double lo = min, hi = max;
   if (lo == hi && x.numel() > 0) {
     lo = item_double(amin(x, {}, false), op);
@@ -75,11 +72,7 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
     for (int64_t c = 0; c < chunks; ++c) t[b] += counts[c * bins + b];
   }
   const Tensor result = to_dtype(total, x.dtype());
-  if (!out.defined()) return result;
-  out.check_writable(op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
+  return write_out(result, out, op, {.dtype = OutDtype::kExact});
 }
 
 Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {

@@ -449,17 +449,6 @@ Tensor index_put(const Tensor& x, const std::vector<Tensor>& indices, const Tens
 
 namespace {
 
-// The out= rule of the index ops: same dtype, resized to the result.
-Tensor into_out(const Tensor& result, const Tensor& out, const char* op) {
-  if (!out.defined()) return result;
-  EMBER_CHECK(out.dtype() == result.dtype(), RuntimeError, "[", op, "] expected out tensor to ",
-              "have dtype ", dtype_name(result.dtype()), ", but got ", dtype_name(out.dtype()));
-  out.check_writable(op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
-}
-
 void check_index_dtype(const Tensor& index, const char* op) {
   EMBER_CHECK(is_index_dtype(index.dtype()), RuntimeError, "[", op,
               "] expected dtype int32 or int64 for index, got ", dtype_name(index.dtype()));
@@ -514,7 +503,8 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Ten
   } else {
     check_indices(plan.raw, plan.p);
   }
-  return into_out(x.dim() == 0 ? reshape(out, {}) : out, out_arg, "index_select");
+  return write_out(x.dim() == 0 ? reshape(out, {}) : out, out_arg, "index_select",
+                   {.dtype = OutDtype::kExact, .inputs = {x, index}});
 }
 
 namespace {
@@ -533,7 +523,8 @@ Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap,
 }  // namespace
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out) {
-  return into_out(gather_impl(x, dim, index, false, "gather"), out, "gather");
+  return write_out(gather_impl(x, dim, index, false, "gather"), out, "gather",
+                   {.dtype = OutDtype::kExact, .inputs = {x, index}});
 }
 
 const Tensor& scatter_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src,
@@ -578,7 +569,7 @@ Tensor take(const Tensor& x, const Tensor& index, const Tensor& out_arg) {
   IndexPlan plan = make_plan(flat, {0}, {index}, "take");
   Tensor out = empty(plan.shape, x.dtype(), "take");
   if (out.numel() > 0) run_gather(out, plan.src, plan.idx, plan.p);
-  return into_out(out, out_arg, "take");
+  return write_out(out, out_arg, "take", {.dtype = OutDtype::kExact, .inputs = {x, index}});
 }
 
 namespace {
@@ -606,7 +597,8 @@ Tensor take_along_dim_impl(const Tensor& x, const Tensor& indices, std::optional
 
 Tensor take_along_dim(const Tensor& x, const Tensor& indices, std::optional<int64_t> dim,
                       const Tensor& out) {
-  return into_out(take_along_dim_impl(x, indices, dim), out, "take_along_dim");
+  return write_out(take_along_dim_impl(x, indices, dim), out, "take_along_dim",
+                   {.dtype = OutDtype::kExact, .inputs = {x, indices}});
 }
 
 // ---- masks.
@@ -644,7 +636,8 @@ Tensor masked_select(const Tensor& x, const Tensor& mask, const Tensor& out) {
   check_mask(mask, "masked_select");
   const Shape b = broadcast_shapes(x.sizes(), mask.sizes(), "masked_select");
   const AdvancedItem item{IndexItem::integer(0), expand(mask, b)};
-  return into_out(index_advanced(expand(x, b), {item}), out, "masked_select");
+  return write_out(index_advanced(expand(x, b), {item}), out, "masked_select",
+                   {.dtype = OutDtype::kExact, .inputs = {x, mask}});
 }
 
 // ---- nonzero.
@@ -685,7 +678,7 @@ Tensor nonzero(const Tensor& x, const Tensor& out_arg) {
       }
     }
   });
-  return into_out(out, out_arg, "nonzero");
+  return write_out(out, out_arg, "nonzero", {.dtype = OutDtype::kExact, .inputs = {x}});
 }
 
 std::vector<Tensor> nonzero_tuple(const Tensor& x) {

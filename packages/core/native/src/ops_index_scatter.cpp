@@ -243,17 +243,6 @@ Tensor unaliased(const Tensor& src, const Tensor& x) {
   return src.storage() == x.storage() ? clone(src) : src;
 }
 
-// The out= rule of the index ops: same dtype, resized to the result.
-Tensor into_out(const Tensor& result, const Tensor& out, const char* op) {
-  if (!out.defined()) return result;
-  EMBER_CHECK(out.dtype() == result.dtype(), RuntimeError, "[", op, "] expected out tensor to ",
-              "have dtype ", dtype_name(result.dtype()), ", but got ", dtype_name(out.dtype()));
-  out.check_writable(op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
-}
-
 // index_add_/index_copy_/index_fill_: checks, then one pass over x's positions.
 void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& index,
                   const Tensor& source, Scalar alpha, const char* op) {
@@ -339,7 +328,8 @@ Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor
                  Scalar alpha, const Tensor& out) {
   const Tensor result = clone(x);
   index_along_(AlongKind::Add, result, dim, index, source, alpha, "index_add");
-  return into_out(result, out, "index_add");
+  return write_out(result, out, "index_add",
+                   {.dtype = OutDtype::kExact, .inputs = {x, index, source}});
 }
 
 const Tensor& index_copy_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& source) {
@@ -351,7 +341,8 @@ Tensor index_copy(const Tensor& x, int64_t dim, const Tensor& index, const Tenso
                   const Tensor& out) {
   const Tensor result = clone(x);
   index_along_(AlongKind::Copy, result, dim, index, source, Scalar::from_int(1), "index_copy");
-  return into_out(result, out, "index_copy");
+  return write_out(result, out, "index_copy",
+                   {.dtype = OutDtype::kExact, .inputs = {x, index, source}});
 }
 
 const Tensor& index_fill_(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& value) {
@@ -497,7 +488,7 @@ Tensor scatter_reduce(const Tensor& x, int64_t dim, const Tensor& index, const T
                       const Tensor& out) {
   const Tensor result = clone(x);
   scatter_reduce_(result, dim, index, src, reduce, include_self, src_is_value, op);
-  return into_out(result, out, op);
+  return write_out(result, out, op, {.dtype = OutDtype::kExact, .inputs = {x, index, src}});
 }
 
 // ---- masked_scatter.

@@ -264,10 +264,8 @@ Tensor product(const char* op, const Tensor& a_in, const Tensor& b_in, const Sha
   full.insert(full.end(), {a_in.size(-2), b_in.size(-1)});
   checked_numel(full, op);
   if (out.defined()) {
-    EMBER_CHECK(out.dtype() == dt, RuntimeError, "[", op, "] Expected out tensor to have dtype ",
-                dtype_name(dt), ", but got ", dtype_name(out.dtype()), " instead");
-    out.check_writable(op);
-    if (out.sizes() != result_shape) resize_(out, result_shape);
+    check_out(out, dt, op, {.dtype = OutDtype::kExact});
+    resize_out(out, result_shape, op);
   }
   // Write straight into `out` unless it needs a cast or a relayout, or BLAS would read it.
   const bool direct = out.defined() && cdt == dt && out.is_contiguous() &&

@@ -157,17 +157,6 @@ ScalarType sum_accumulator(ScalarType t) {
   return ScalarType::Int64;
 }
 
-// Writes `result` into `out` when given (resizing it like torch's out=), else returns it.
-Tensor deliver(const Tensor& result, const Tensor& out, const char* name) {
-  if (!out.defined()) return result;
-  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[", name, "] result type ",
-              dtype_name(result.dtype()), " can't be cast to the desired output type ",
-              dtype_name(out.dtype()));
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
-}
-
 Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
   Tensor result = keepdim ? r.acc : drop_reduced_dims(r.acc, r.mask);
   return to_dtype(result, out_dtype);
@@ -175,12 +164,15 @@ Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
 
 Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
                 std::optional<ScalarType> dtype, const Tensor& out) {
+  // torch: with out= and no dtype=, the reduction runs in out's dtype; a given dtype= must be it.
+  if (out.defined() && dtype) check_out_dtype(out, *dtype, name, OutDtype::kExact);
+  if (out.defined() && !dtype) dtype = out.dtype();
   const Tensor input = dtype ? to_dtype(x, *dtype) : x;
   const ScalarType out_dtype =
       dtype ? *dtype
             : (is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : ScalarType::Int64);
   const auto r = reduce_into_accumulator(name, op, input, dims, sum_accumulator(input.dtype()));
-  return deliver(finish(r, keepdim, out_dtype), out, name);
+  return write_out(finish(r, keepdim, out_dtype), out, name);
 }
 
 Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
@@ -196,7 +188,7 @@ Tensor extreme(const char* name, ReduceOp op, const Tensor& x, const Dims& dims,
       (x.dtype() == ScalarType::Float16 || x.dtype() == ScalarType::BFloat16) ? ScalarType::Float32
                                                                               : x.dtype();
   const auto r = reduce_into_accumulator(name, op, x, dims, acc_dtype);
-  return deliver(finish(r, keepdim, x.dtype()), out, name);
+  return write_out(finish(r, keepdim, x.dtype()), out, name, {.dtype = OutDtype::kExact});
 }
 
 Tensor logical(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
@@ -204,7 +196,7 @@ Tensor logical(const char* name, ReduceOp op, const Tensor& x, const Dims& dims,
   const auto r = reduce_into_accumulator(name, op, x, dims, ScalarType::Bool);
   const ScalarType out_dtype =
       x.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool;
-  return deliver(finish(r, keepdim, out_dtype), out, name);
+  return write_out(finish(r, keepdim, out_dtype), out, name);
 }
 
 }  // namespace
@@ -255,7 +247,7 @@ Tensor mean(const Tensor& x, const Dims& dims, bool keepdim, std::optional<Scala
   // An empty reduction divides 0 by 0: NaN, like torch.
   Tensor averaged =
       binary(BinaryOp::Div, r.acc, Tensor::scalar(static_cast<double>(r.count), r.acc.dtype()));
-  return deliver(finish({averaged, r.mask, r.count}, keepdim, out_dtype), out, "mean");
+  return write_out(finish({averaged, r.mask, r.count}, keepdim, out_dtype), out, "mean");
 }
 
 Tensor nan_sum(const Tensor& x, const Dims& dims, bool keepdim, std::optional<ScalarType> dtype,
@@ -271,7 +263,7 @@ Tensor nan_mean(const Tensor& x, const Dims& dims, bool keepdim, ScalarType dtyp
   const auto count = reduce_into_accumulator("nanmean", ReduceOp::NanCount, input, dims, acc);
   // No non-NaN value divides 0 by 0: NaN, like torch.
   const Tensor averaged = binary(BinaryOp::Div, total.acc, count.acc);
-  return deliver(finish({averaged, total.mask, total.count}, keepdim, dtype), out, "nanmean");
+  return write_out(finish({averaged, total.mask, total.count}, keepdim, dtype), out, "nanmean");
 }
 
 Tensor amax(const Tensor& x, const Dims& dims, bool keepdim, const Tensor& out) {

@@ -131,24 +131,6 @@ Tensor maybe_keep(const Tensor& t, const std::vector<bool>& mask, bool keepdim) 
   return keepdim ? keep_dims(t, mask) : t;
 }
 
-// torch's out= for results whose dtype out must match exactly (indices, scans with dtype=).
-void check_out_dtype(const Tensor& out, ScalarType expected, const char* op) {
-  EMBER_CHECK(out.dtype() == expected, RuntimeError, "[", op,
-              "] expected out tensor to have dtype ", dtype_name(expected), ", but got ",
-              dtype_name(out.dtype()), " instead");
-}
-
-// Copies `result` into `out` (resized like torch's out=) when given; else returns `result`.
-Tensor deliver(const Tensor& result, const Tensor& out, const char* op) {
-  if (!out.defined()) return result;
-  EMBER_CHECK(can_cast(result.dtype(), out.dtype()), RuntimeError, "[", op, "] result type ",
-              dtype_name(result.dtype()), " can't be cast to the desired output type ",
-              dtype_name(out.dtype()));
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
-}
-
 template <template <typename> class Op>
 RowKernel kernel_for(ScalarType t) {
   return visit_dtype(t, [](auto tag) -> RowKernel {
@@ -254,7 +236,7 @@ Tensor scan(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarTy
   // torch: dtype= (else out's dtype, else int64 for integers) is the dtype the scan runs in.
   ScalarType result = is_integral(x.dtype(), true) ? ScalarType::Int64 : x.dtype();
   if (out.defined()) {
-    if (dtype) check_out_dtype(out, *dtype, op);
+    if (dtype) check_out_dtype(out, *dtype, op, OutDtype::kExact);
     result = out.dtype();
   }
   if (dtype) result = *dtype;
@@ -289,7 +271,7 @@ Tensor scan(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarTy
     params.in_stride = rows.stride * input.element_size();
     iter.for_each(loop, &params, std::max<int64_t>(1, kParallelGrain / rows.len));
   }
-  return deliver(y, out, op);
+  return write_out(y, out, op, {.inputs = {x}});
 }
 
 }  // namespace
@@ -305,11 +287,11 @@ std::pair<Tensor, Tensor> min_dim(const Tensor& x, int64_t dim, bool keepdim) {
 void extreme_dim_out(const Tensor& x, int64_t dim, bool keepdim, bool is_max, const Tensor& values,
                      const Tensor& indices) {
   const char* op = is_max ? "max" : "min";
-  check_out_dtype(values, x.dtype(), op);
-  check_out_dtype(indices, ScalarType::Int64, op);
+  check_out_dtype(values, x.dtype(), op, OutDtype::kExact);
+  check_out_dtype(indices, ScalarType::Int64, op, OutDtype::kExact);
   const auto r = extreme_dim(op, is_max, true, x, dim, keepdim);
-  deliver(r.first, values, op);
-  deliver(r.second, indices, op);
+  write_out(r.first, values, op);
+  write_out(r.second, indices, op);
 }
 
 Tensor max_all(const Tensor& x, bool is_max, const Tensor& out) {
@@ -321,21 +303,21 @@ Tensor max_all(const Tensor& x, bool is_max, const Tensor& out) {
 }
 
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
-  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmax");
-  return deliver(arg_extreme("argmax", true, x, dim, keepdim), out, "argmax");
+  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmax", OutDtype::kExact);
+  return write_out(arg_extreme("argmax", true, x, dim, keepdim), out, "argmax");
 }
 
 Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
-  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmin");
-  return deliver(arg_extreme("argmin", false, x, dim, keepdim), out, "argmin");
+  if (out.defined()) check_out_dtype(out, ScalarType::Int64, "argmin", OutDtype::kExact);
+  return write_out(arg_extreme("argmin", false, x, dim, keepdim), out, "argmin");
 }
 
 Tensor var(const Tensor& x, const Dims& dims, double correction, bool keepdim, const Tensor& out) {
-  return deliver(var_like("var", 0, x, dims, correction, keepdim).first, out, "var");
+  return write_out(var_like("var", 0, x, dims, correction, keepdim).first, out, "var");
 }
 
 Tensor std(const Tensor& x, const Dims& dims, double correction, bool keepdim, const Tensor& out) {
-  return deliver(var_like("std", 1, x, dims, correction, keepdim).first, out, "std");
+  return write_out(var_like("std", 1, x, dims, correction, keepdim).first, out, "std");
 }
 
 std::pair<Tensor, Tensor> var_mean(const Tensor& x, const Dims& dims, double correction,
@@ -365,14 +347,7 @@ Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tenso
     for (size_t d = 0; d < mask.size(); ++d)
       if (mask[d]) sizes[d] = 1;
     result = Tensor::empty(sizes, to_real_type(x.dtype()));
-    // NOTE: not fill_: copy_ from a 0-d source does not broadcast yet (reported to the lead).
-    visit_dtype(result.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point_v<compute_t<T>>) {
-        std::fill_n(result.data<T>(), result.numel(),
-                    static_cast<T>(-std::numeric_limits<compute_t<T>>::infinity()));
-      }
-    });
+    fill_(result, -std::numeric_limits<double>::infinity());  // log(0) of an empty sum
     if (complex_input) result = to_dtype(result, x.dtype());
   } else {
     Tensor shift = amax(complex_input ? real(x) : x, dims, true);
@@ -381,7 +356,7 @@ Tensor logsumexp(const Tensor& x_in, const Dims& dims, bool keepdim, const Tenso
     const Tensor sum_exp = sum(unary(UnaryOp::Exp, binary(BinaryOp::Sub, x, shift)), dims, true);
     result = binary(BinaryOp::Add, unary(UnaryOp::Log, sum_exp), shift);
   }
-  return deliver(keepdim ? result : drop_reduced_dims(result, mask), out_arg, "logsumexp");
+  return write_out(keepdim ? result : drop_reduced_dims(result, mask), out_arg, "logsumexp");
 }
 
 Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
@@ -432,7 +407,7 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
   const bool wide = x.dtype() == ScalarType::Float32 || x.dtype() == ScalarType::Float64;
   if (wide && std::isinf(p) && len > 0 && positions > 0) {
     const Tensor a = unary(UnaryOp::Abs, x);
-    return deliver(p > 0 ? amax(a, dims, keepdim) : amin(a, dims, keepdim), out_arg, "norm");
+    return write_out(p > 0 ? amax(a, dims, keepdim) : amin(a, dims, keepdim), out_arg, "norm");
   }
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), x.dtype());
@@ -457,7 +432,7 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
       return kernel_of<T, rows::NormOp<T, NormKind::General>>();
   });
   run_rows("norm", rows, {out}, loop, params);
-  return deliver(maybe_keep(out, mask, keepdim), out_arg, "norm");
+  return write_out(maybe_keep(out, mask, keepdim), out_arg, "norm");
 }
 
 Tensor count_nonzero(const Tensor& x, const Dims& dims) {

@@ -74,10 +74,7 @@ Tensor logcumsumexp(const Tensor& x, int64_t dim, const Tensor& out) {
   EMBER_CHECK(is_floating(x.dtype()), NotImplementedError, "[", op, "] not implemented for ",
               dtype_name(x.dtype()), " (needs a floating point input)");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
-  if (out.defined()) {
-    EMBER_CHECK(out.dtype() == x.dtype(), RuntimeError, "[", op, "] expected out tensor to have ",
-                "dtype ", dtype_name(x.dtype()), ", but got ", dtype_name(out.dtype()));
-  }
+  if (out.defined()) check_out(out, x.dtype(), op, {.dtype = OutDtype::kExact, .inputs = {x}});
   const Tensor rows = rows_last::block(x, d);
   const int64_t n = rows.sizes()[0], len = rows.sizes()[1];
   Tensor result = Tensor::empty({n, len}, x.dtype());
@@ -100,11 +97,7 @@ Tensor logcumsumexp(const Tensor& x, int64_t dim, const Tensor& out) {
     }
   });
   const Tensor y = rows_last::unblock(result, x, d, len, true);
-  if (!out.defined()) return y;
-  out.check_writable(op);
-  if (out.sizes() != y.sizes()) resize_(out, y.sizes());
-  copy_(out, y);
-  return out;
+  return write_out(y, out, op, {.dtype = OutDtype::kExact});
 }
 
 std::pair<Tensor, Tensor> aminmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {

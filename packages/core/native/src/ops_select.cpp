@@ -348,11 +348,7 @@ Tensor quantile(const Tensor& x, const Tensor& q, std::optional<int64_t> dim, bo
   Shape shape = position_shape;
   if (q.dim() == 1) shape.insert(shape.begin(), nq);
   result = reshape(result, shape);
-  if (!out.defined()) return result;
-  out.check_writable(op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
+  return write_out(result, out, op, {.dtype = OutDtype::kExact});
 }
 
 }  // namespace ember

@@ -603,8 +603,8 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim, const Tensor& out) {
                   "[cat] unsupported operation: ", "the out tensor and input tensor number ", i,
                   " refer to the same memory; ", "clone() the input first");
     }
-    out.check_writable("cat");
-    if (out.sizes() != shape) resize_(out, shape);
+    check_out(out, out.dtype(), "cat");  // writable, no internal overlap
+    resize_out(out, shape, "cat");
   } else {
     result = Tensor::empty(shape, dtype);
   }

@@ -354,24 +354,15 @@ void check_nonempty_dim(const Tensor& x, int64_t d, const char* op) {
               d, " to have non-zero size (input shape ", x.sizes(), ")");
 }
 
-void check_dtype(const Tensor& t, ScalarType expected, const char* op) {
-  EMBER_CHECK(t.dtype() == expected, RuntimeError, "[", op, "] Expected out tensor to have dtype ",
-              dtype_name(expected), ", but got ", dtype_name(t.dtype()), " instead");
-}
-
 }  // namespace
 
 void deliver_pair(const std::pair<Tensor, Tensor>& result, const Tensor& values,
                   const Tensor& indices, const char* op) {
-  check_dtype(values, result.first.dtype(), op);
-  check_dtype(indices, ScalarType::Int64, op);
-  auto put = [op](const Tensor& dst, const Tensor& src) {
-    dst.check_writable(op);
-    if (dst.sizes() != src.sizes()) resize_(dst, src.sizes());
-    copy_(dst, src);
-  };
-  put(values, result.first);
-  put(indices, result.second);
+  // Both dtypes are checked before either tensor is written.
+  check_out(values, result.first.dtype(), op, {.dtype = OutDtype::kExact});
+  check_out(indices, ScalarType::Int64, op, {.dtype = OutDtype::kExact});
+  write_out(result.first, values, op, {.dtype = OutDtype::kExact});
+  write_out(result.second, indices, op, {.dtype = OutDtype::kExact});
 }
 
 std::pair<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
@@ -492,6 +483,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
                 "] output tensor's dtype is wrong, it can only be int32 or int64 depending on "
                 "whether out_int32 flag is True, but we got output tensor's dtype ",
                 dtype_name(out.dtype()), " and out_int32 flag is ", out_int32 ? "True" : "False");
+    check_out(out, index_type, op, {.dtype = OutDtype::kExact, .inputs = {seq, values}});
   }
   const ScalarType common = result_type({seq, values});
   EMBER_CHECK(common != ScalarType::Bool, NotImplementedError, "[", op,
@@ -529,11 +521,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
       }
     });
   });
-  if (!out.defined()) return result;
-  out.check_writable(op);
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
+  return write_out(result, out, op, {.dtype = OutDtype::kExact});
 }
 
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x, std::optional<int64_t> dim) {

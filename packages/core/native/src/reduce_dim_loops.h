@@ -1,6 +1,8 @@
 // Row loops for reductions along dims and scans, run through the TensorIterator: the iterator
 // walks output positions, the input is viewed with the reduced dims removed, and RowParams gives
 // the reduced run (length and byte stride). Private to ops_reduce_dim.cpp (compiled once).
+// Use it for loops that read each run once, in order, at any stride (no copy of the input);
+// loops that reorder a run or need it contiguous take a copy from rows_last.h instead.
 #pragma once
 
 #include <algorithm>

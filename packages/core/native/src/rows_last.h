@@ -1,5 +1,8 @@
 // A tensor seen as rows along one dim: the dim moved last, as a contiguous (positions, len)
-// block, and the way back. For the ops that sort or scan each run with plain loops.
+// block, and the way back. Use it when each run needs a private contiguous copy that the loop
+// reorders or reads at random (sort, topk, median/mode, quantile, cummax's index tracking).
+// Ops that read each run once in order (reductions along dims, cumsum/cumprod) use
+// reduce_dim_loops.h instead: it walks the runs in place through the iterator, without a copy.
 #pragma once
 
 #include "ember/ops.h"

@@ -125,7 +125,7 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, G
   if (out.defined()) {
     EMBER_CHECK(out.dtype() == ScalarType::Int64, RuntimeError, "[", op, "] expects an int64 ",
                 "out tensor, got ", dtype_name(out.dtype()));
-    out.check_writable(op);
+    check_out(out, ScalarType::Int64, op, {.dtype = OutDtype::kExact, .inputs = {probs}});
   }
   const int64_t rows = probs.dim() == 2 ? probs.sizes()[0] : 1;
   const Tensor p = contiguous(to_dtype(reshape(probs, {rows, cats}), ScalarType::Float64));
@@ -185,10 +185,7 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, G
     });
   }
   if (probs.dim() == 1) result = reshape(result, {num_samples});
-  if (!out.defined()) return result;
-  if (out.sizes() != result.sizes()) resize_(out, result.sizes());
-  copy_(out, result);
-  return out;
+  return write_out(result, out, op, {.dtype = OutDtype::kExact});
 }
 
 Tensor poisson(const Tensor& rates, Generator* gen) {

@@ -131,8 +131,8 @@ class TensorIterator {
 bool has_internal_overlap(const Tensor& t);
 // Raises torch's RuntimeError for writing into such a tensor, naming `op`.
 void assert_no_internal_overlap(const Tensor& t, const char* op);
-// torch's partial-overlap rule for an output and an input: same view or no shared byte (dense
-// views only; other layouts cannot be decided cheaply and pass).
+// torch's partial-overlap rule for an output and an input: raises when they share some but not
+// all elements (dense views only; other layouts cannot be decided cheaply and pass).
 void assert_no_partial_overlap(const Tensor& out, const Tensor& in, const char* op);
 
 // Broadcasts two shapes by PyTorch's rules; raises RuntimeError naming `op` and both shapes.

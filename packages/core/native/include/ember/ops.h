@@ -22,3 +22,4 @@
 #include "ember/ops/select.h"
 #include "ember/ops/shape.h"
 #include "ember/ops/sort.h"
+#include "ember/out_writer.h"

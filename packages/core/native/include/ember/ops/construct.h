@@ -10,10 +10,6 @@
 
 namespace ember {
 
-// Copies `result` into `out` (resized to its shape) and returns out; returns `result` when out is
-// undefined. `exact_dtype`: out must have result's dtype (torch's structured ops), else any dtype
-// result can be cast to (torch's composite ops).
-Tensor copy_to_out(const Tensor& result, const Tensor& out, const char* op, bool exact_dtype);
 
 // Rotates by 90 degrees k times in the plane of `dims` (from the first towards the second).
 Tensor rot90(const Tensor& x, int64_t k, const std::vector<int64_t>& dims);
