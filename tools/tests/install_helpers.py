@@ -136,8 +136,11 @@ def copy_tests(distribution_path: Path, into: Path) -> Path | None:
         return None
     target = into / f"{distribution_path.name}_tests"
     shutil.copytree(tests, target, ignore=shutil.ignore_patterns("__pycache__"))
-    # An empty ini makes `into` pytest's rootdir: the repository's settings do not apply, but
-    # its root conftest.py (the shared hypothesis profile) does.
-    (into / "pytest.ini").write_text("[pytest]\n")
-    shutil.copy(ROOT / "conftest.py", into / "conftest.py")
+    # This ini makes `into` pytest's rootdir: the repository's settings do not apply, but its
+    # shared hypothesis profile (the root conftest.py) does, loaded as a plugin: a second file
+    # named conftest.py would shadow the tests' own `from conftest import ...`.
+    shutil.copy(ROOT / "conftest.py", into / "ember_hypothesis_profile.py")
+    (into / "pytest.ini").write_text(
+        "[pytest]\npythonpath = .\naddopts = -p ember_hypothesis_profile\n"
+    )
     return target

@@ -7,6 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     ALL_DTYPES,
     VIEW_LAYOUTS,
@@ -19,10 +23,6 @@ from conftest import (
     tensor,
     to_numpy,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 nonempty_shapes = shapes(min_side=1, min_dims=1, max_dims=3)
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, raises, shapes, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import assert_close, raises, shapes, to_numpy
 
 xp: Any = ember.ones(1).__array_namespace__()
 RNG = np.random.default_rng(0)

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, NUMPY_DTYPES, assert_close, raises, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import ALL_DTYPES, NUMPY_DTYPES, assert_close, raises, to_numpy
 
 COMPLEX = {ember.complex64: np.complex64, ember.complex128: np.complex128}
 

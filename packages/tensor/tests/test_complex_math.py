@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, raises, shapes, with_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ember
+from conftest import assert_close, raises, shapes, with_layout
 
 COMPLEX = [ember.complex64, ember.complex128]
 NP = {ember.complex64: np.complex64, ember.complex128: np.complex128}

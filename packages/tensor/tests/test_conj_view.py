@@ -11,6 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     VIEW_LAYOUTS,
     assert_close,
@@ -20,10 +24,6 @@ from conftest import (
     to_numpy,
     with_layout,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 COMPLEX = {ember.complex64: np.complex64, ember.complex128: np.complex128}
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import NUMPY_DTYPES, VIEW_LAYOUTS, numpy_array, raises, shapes
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import NUMPY_DTYPES, VIEW_LAYOUTS, numpy_array, raises, shapes
 
 
 @given(

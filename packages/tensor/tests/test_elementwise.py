@@ -14,6 +14,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import ember
 from conftest import (
     FLOAT_DTYPES,
     INT_DTYPES,
@@ -23,11 +28,6 @@ from conftest import (
     to_numpy,
     with_layout,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
-import ember
 
 ALL = (ember.bool, *INT_DTYPES, *FLOAT_DTYPES)
 NUMERIC = (*INT_DTYPES, *FLOAT_DTYPES)

@@ -9,6 +9,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     ALL_DTYPES,
     NUMPY_DTYPES,
@@ -18,10 +22,6 @@ from conftest import (
     shapes,
     to_numpy,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 
 @pytest.fixture

@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import raises
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ember
 import ember.fft as F
+from conftest import raises
 
 TOL = {np.float32: 3e-6, np.float64: 1e-13}
 NORMS = [None, "backward", "ortho", "forward"]

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import raises
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ember
+from conftest import raises
 from ember_core import _C
 
 # Relative L2 error allowed per dtype (float32 is computed in float32, as torch/pocketfft do).

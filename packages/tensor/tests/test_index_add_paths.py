@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import assert_close, to_numpy
 
 DTYPES = [
     ember.float32,

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import assert_close, np_dtype, raises, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import assert_close, np_dtype, raises, to_numpy, with_layout
 
 DTYPES = [ember.float32, ember.float64, ember.float16, ember.int64, ember.int32, ember.int8]
 

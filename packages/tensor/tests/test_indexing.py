@@ -7,6 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     VIEW_LAYOUTS,
     assert_close,
@@ -17,10 +21,6 @@ from conftest import (
     tensor,
     to_numpy,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 
 @st.composite

@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import NUMPY_DTYPES, assert_close, np_dtype, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import ember
+from conftest import NUMPY_DTYPES, assert_close, np_dtype, to_numpy, with_layout
 
 FLOAT_TOL = {
     ember.float16: (2e-2, 2e-2),

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import VIEW_LAYOUTS, raises, with_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ember
 import ember.linalg as LA
+from conftest import VIEW_LAYOUTS, raises, with_layout
 
 COMPLEX = {ember.complex64: np.complex64, ember.complex128: np.complex128}
 TOL = {ember.complex64: dict(rtol=2e-4, atol=2e-4), ember.complex128: dict(rtol=1e-10, atol=1e-10)}

@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import VIEW_LAYOUTS, raises, with_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz_api import EXEMPT_TYPE_ERRORS, SCALARS, TENSOR_MAKERS, deadline
 
 import ember
 import ember.linalg as LA
+from conftest import VIEW_LAYOUTS, raises, with_layout
 
 DTYPES = [ember.float32, ember.float64, ember.complex64, ember.complex128]
 NP = {

@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import VIEW_LAYOUTS, assert_close, raises, to_numpy, with_layout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz_api import EXEMPT_TYPE_ERRORS, SCALARS, TENSOR_MAKERS, deadline
 
 import ember
 import ember.linalg as LA
+from conftest import VIEW_LAYOUTS, assert_close, raises, to_numpy, with_layout
 
 FLOATS = [ember.float32, ember.float64]
 NP = {ember.float32: np.float32, ember.float64: np.float64}

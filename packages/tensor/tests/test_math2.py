@@ -7,11 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import VIEW_LAYOUTS, assert_close, np_dtype, raises, shapes, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import VIEW_LAYOUTS, assert_close, np_dtype, raises, shapes, to_numpy, with_layout
 
 FLOATS = (ember.float32, ember.float64)
 REDUCED = (ember.float16, ember.bfloat16)

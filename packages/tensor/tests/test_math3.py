@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import FLOAT_DTYPES, assert_close, raises, shapes, tensor, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import FLOAT_DTYPES, assert_close, raises, shapes, tensor, to_numpy
 
 # ---------------------------------------------------------------- polygamma
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import FLOAT_DTYPES, INT_DTYPES, NUMPY_DTYPES, shapes, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import FLOAT_DTYPES, INT_DTYPES, NUMPY_DTYPES, shapes, to_numpy
 
 N = 100_003  # above the parallel grain and odd: threads split the work mid-block
 

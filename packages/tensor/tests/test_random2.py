@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import raises, to_numpy
 
 import ember
+from conftest import raises, to_numpy
 
 
 def gen(seed: int = 0) -> ember.Generator:

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import INT_DTYPES, NUMPY_DTYPES, assert_close, shapes, to_numpy, with_layout
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import INT_DTYPES, NUMPY_DTYPES, assert_close, shapes, to_numpy, with_layout
 
 FLOATS = [ember.float16, ember.float32, ember.float64]  # the floats numpy has
 INTS = list(INT_DTYPES)

@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, VIEW_LAYOUTS, numpy_array, raises, shapes, to_numpy
 from hypothesis import given
 from hypothesis import strategies as st
 
 import ember
+from conftest import ALL_DTYPES, VIEW_LAYOUTS, numpy_array, raises, shapes, to_numpy
 from ember import serialization
 
 DATA = Path(__file__).parent / "data"

@@ -8,6 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     ALL_DTYPES,
     VIEW_LAYOUTS,
@@ -18,10 +22,6 @@ from conftest import (
     tensor,
     to_numpy,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 
 @st.composite

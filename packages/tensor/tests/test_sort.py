@@ -7,6 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ember
 from conftest import (
     ALL_DTYPES,
     FLOAT_DTYPES,
@@ -19,10 +23,6 @@ from conftest import (
     to_numpy,
     with_layout,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-import ember
 
 NUMERIC = [*FLOAT_DTYPES, *INT_DTYPES]
 

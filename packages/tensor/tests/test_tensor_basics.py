@@ -7,12 +7,12 @@ import pickle
 
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, NUMPY_DTYPES, autograd_installed
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ember
+from conftest import ALL_DTYPES, NUMPY_DTYPES, autograd_installed
 
 # ---- attributes -------------------------------------------------------------------------------
 
