@@ -10,7 +10,6 @@
 
 namespace ember {
 
-
 // Rotates by 90 degrees k times in the plane of `dims` (from the first towards the second).
 Tensor rot90(const Tensor& x, int64_t k, const std::vector<int64_t>& dims);
 
