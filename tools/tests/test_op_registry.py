@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "packages" / "core"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from registry import all_ops  # noqa: E402
-from registry._schema import Op, as_tuple, parse_signature  # noqa: E402
+from registry._schema import Op, as_tuple, signature_params  # noqa: E402
 
 import ember  # noqa: E402
 import ember.autograd  # noqa: E402
@@ -30,18 +30,10 @@ _NO = object()
 
 
 def registry_params(signature: str) -> list[Param]:
-    args = parse_signature(signature).args
-    params: list[Param] = []
-    positional = [*args.posonlyargs, *args.args]
-    first_default = len(positional) - len(args.defaults)
-    for i, arg in enumerate(positional):
-        default = args.defaults[i - first_default] if i >= first_default else None
-        params.append((arg.arg, "pos", _NO if default is None else _literal(default)))
-    if args.vararg is not None:
-        params.append((args.vararg.arg, "var", _NO))
-    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        params.append((arg.arg, "kw", _NO if kw_default is None else _literal(kw_default)))
-    return params
+    return [
+        (p.name, p.kind, _NO if p.default is None else _literal(p.default))
+        for p in signature_params(signature)
+    ]
 
 
 def _literal(node: ast.expr) -> Any:
@@ -138,9 +130,7 @@ EXPECTED_CLASSES = {
 @pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
 def test_autograd_class_is_the_declared_one(op: Op) -> None:
     for name in op.dispatch_names():
-        grad = op.grad
-        if op.inplace_grad is not None and name == f"Tensor.{op.name}_":
-            grad = op.inplace_grad
+        grad = op.grad_of(name)
         assert _registry.classify(name) in EXPECTED_CLASSES[grad], (name, grad)
 
 

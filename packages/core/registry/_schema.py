@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Signatures = str | tuple[str, ...]
 
@@ -72,6 +72,40 @@ def parse_signature(signature: str) -> ast.FunctionDef:
     node = tree.body[0]
     assert isinstance(node, ast.FunctionDef)
     return node
+
+
+class Param(NamedTuple):
+    """One declared parameter: kind "pos", "var" (``*name``) or "kw" (keyword-only)."""
+
+    name: str
+    kind: Literal["pos", "var", "kw"]
+    annotation: str  # "Any" where none is written
+    default: ast.expr | None  # None: required (and for "var")
+
+
+def signature_params(signature: str) -> list[Param]:
+    """The parameters of a declared signature, in order (every generator and test reads these)."""
+    args = parse_signature(signature).args
+
+    def annotation(arg: ast.arg) -> str:
+        return ast.unparse(arg.annotation) if arg.annotation is not None else "Any"
+
+    positional = [*args.posonlyargs, *args.args]
+    first_default = len(positional) - len(args.defaults)
+    params = [
+        Param(
+            a.arg,
+            "pos",
+            annotation(a),
+            args.defaults[i - first_default] if i >= first_default else None,
+        )
+        for i, a in enumerate(positional)
+    ]
+    if args.vararg is not None:
+        params.append(Param(args.vararg.arg, "var", annotation(args.vararg), None))
+    for a, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        params.append(Param(a.arg, "kw", annotation(a), kw_default))
+    return params
 
 
 @dataclass(frozen=True)
@@ -156,6 +190,12 @@ class Op:
                     f"registry entry {self.name!r}: unknown dtype {token!r} (known: {known})"
                 )
         return tuple(d for d in DTYPES if d in found)
+
+    def grad_of(self, dispatch_name: str) -> Grad:
+        """The autograd class of one variant (the in-place form may differ: inplace_grad)."""
+        if self.inplace_grad is not None and dispatch_name == f"Tensor.{self.name}_":
+            return self.inplace_grad
+        return self.grad
 
     def dispatch_names(self) -> list[str]:
         """The names the native dispatch knows this op by (``Tensor.`` for methods)."""
