@@ -1,7 +1,10 @@
-// CPU caching allocator. Blocks of 1 MiB and more are mapped 2 MiB-aligned with MADV_HUGEPAGE and
-// kept on free lists when released, so the next tensor of a similar size reuses memory that is
-// already faulted in (a fresh mmap costs a page fault per 4 KiB page, ~4x the time of the
-// arithmetic for an elementwise op). Smaller blocks go to malloc, which recycles them itself.
+// CPU caching allocator. Blocks of 64 KiB and more are kept on free lists when released, so the
+// next tensor of a similar size reuses memory that is already faulted in (a fresh mmap costs a
+// page fault per 4 KiB page, ~4x the time of the arithmetic for an elementwise op). glibc's
+// malloc does not keep them: it serves them with mmap or trims its heap top on free, so a
+// [1000, 64] float32 gradient cost 90 us of page faults per training step. Blocks of 1 MiB and
+// more are mapped 2 MiB-aligned with MADV_HUGEPAGE. Smaller blocks go to malloc, which recycles
+// them itself.
 #include "ember/allocator.h"
 
 #include <sys/mman.h>
@@ -17,8 +20,10 @@ namespace ember {
 namespace {
 
 constexpr size_t kAlignment = 64;
-constexpr size_t kLargeThreshold = size_t{1} << 20;
+constexpr size_t kCachedThreshold = size_t{64} << 10;
+constexpr size_t kHugeThreshold = size_t{1} << 20;
 constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kMediumGranule = size_t{16} << 10;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -51,10 +56,10 @@ class LargeBlockCache {
       }
       ++misses_;
     }
-    void* p = map_aligned(size);
+    void* p = map_block(size);
     if (!p) {
       release_all();  // the cache may be what keeps the memory: give it back and retry once
-      p = map_aligned(size);
+      p = map_block(size);
     }
     if (!p) return nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -96,7 +101,11 @@ class LargeBlockCache {
     void* ptr;
   };
 
-  static void* map_aligned(size_t size) {
+  static void* map_block(size_t size) {
+    if (size < kHugeThreshold) {
+      void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      return p == MAP_FAILED ? nullptr : p;
+    }
     const size_t span = size + kHugePage;
     void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return nullptr;
@@ -126,8 +135,9 @@ LargeBlockCache& large_blocks() {
 
 void* cpu_allocate(size_t nbytes) {
   void* p;
-  if (nbytes >= kLargeThreshold) {
-    p = large_blocks().allocate(round_up(nbytes, kHugePage));
+  if (nbytes >= kCachedThreshold) {
+    const size_t granule = nbytes >= kHugeThreshold ? kHugePage : kMediumGranule;
+    p = large_blocks().allocate(round_up(nbytes, granule));
   } else {
     p = std::aligned_alloc(kAlignment, round_up(nbytes == 0 ? 1 : nbytes, kAlignment));
   }
@@ -139,7 +149,7 @@ void* cpu_allocate(size_t nbytes) {
 
 void cpu_free(void* ptr, size_t nbytes) {
   if (!ptr) return;
-  if (nbytes >= kLargeThreshold) {
+  if (nbytes >= kCachedThreshold) {
     large_blocks().free(ptr);
   } else {
     std::free(ptr);

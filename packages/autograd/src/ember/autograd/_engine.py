@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import ember
 from ember.autograd import _anomaly
 from ember.autograd.graph import AccumulateGrad, Edge, Node
 from ember_core import _C
@@ -90,6 +91,32 @@ def _run_tensor_hooks(node: Node, buffer: list[Any]) -> None:
                 buffer[:] = list(new)
 
 
+def _obeys_layout(grad: Any, variable: Any) -> bool:
+    """torch's gradient layout contract: a new .grad has its parameter's strides when the
+    parameter is dense (else it is contiguous), so optimizers' fused steps and later add_s see
+    one layout. A transposed gradient (the backward of weight.T) or an expanded one (stride 0,
+    which a later add_ could not write) does not obey it."""
+    if variable.is_contiguous():
+        return bool(grad.is_contiguous())
+    return bool(grad.stride() == variable.stride())
+
+
+def _clone_in_layout(grad: Any, variable: Any) -> Any:
+    if variable.is_contiguous() or not _dense(variable):
+        return grad.clone(memory_format=ember.contiguous_format)
+    return ember.empty_strided(variable.shape, variable.stride(), dtype=grad.dtype).copy_(grad)
+
+
+def _dense(t: Any) -> bool:
+    """Whether t's elements fill their storage span exactly (a permutation of a contiguous
+    layout), which torch requires before a gradient copies its strides."""
+    strides = t.stride()
+    if any(st <= 0 for st, n in zip(strides, t.shape, strict=True) if n > 1):
+        return False
+    span = 1 + sum((n - 1) * st for st, n in zip(strides, t.shape, strict=True) if n > 0)
+    return bool(span == t.numel())
+
+
 def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool, owned: set[int]) -> None:
     meta = node.meta
     if meta.hooks:
@@ -102,13 +129,12 @@ def _accumulate(node: AccumulateGrad, grad: Any, create_graph: bool, owned: set[
     if meta.grad is None:
         if create_graph:
             meta.grad = grad
-        elif id(grad) in owned and grad.is_contiguous():
-            # NOTE: an expanded (stride-0) gradient must be copied: a later add_ would fail.
+        elif id(grad) in owned and _obeys_layout(grad, node.variable):
             meta.grad = grad.detach()
         else:
             # The same gradient object may reach several leaves (or be the caller's own
             # tensor): each .grad must be its own tensor, since optimizers modify it in place.
-            meta.grad = grad.clone()
+            meta.grad = _clone_in_layout(grad, node.variable)
         owned.discard(id(grad))
     elif create_graph:
         meta.grad = meta.grad + grad
