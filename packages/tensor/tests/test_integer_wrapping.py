@@ -3,6 +3,8 @@ behaviour in C++; UBSan found it through the registry fuzzer)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -39,3 +41,19 @@ def test_a_python_int_that_wraps_in_the_tensor_dtype_multiplies_as_torch_does() 
     x = ember.tensor([2**31 - 1], dtype=ember.int32)
     assert (x * 2).tolist() == [-2]
     assert (x * (-(2**31) - 1)).tolist() == [1]  # the int wraps to 2**31 - 1 first, as in torch
+
+
+def test_alpha_and_beta_past_int64_are_never_converted_to_integers() -> None:
+    # Converting inf or -1e308 to int64 is undefined behaviour (UBSan's float-cast-overflow):
+    # float tensors use alpha as a double only, integer ones refuse what int64 cannot hold.
+    x = ember.ones(3)
+    assert ember.add(x, x, alpha=float("inf")).tolist() == [math.inf] * 3
+    assert ember.sub(x, x, alpha=-1e308).tolist() == [math.inf] * 3
+    i = ember.ones(3, dtype=ember.int64)
+    # -(-2**63) wraps, as torch's integer arithmetic does: 1 + 2**63 -> -(2**63 - 1).
+    assert ember.sub(i, i, alpha=-(2**63)).tolist() == [-(2**63) + 1] * 3
+    m = ember.ones(2, 2, dtype=ember.int64)
+    with pytest.raises(RuntimeError, match="must fit in int64"):
+        ember.addmm(m, m, m, alpha=float("inf"))
+    with pytest.raises(RuntimeError, match=r"\[index_add\] alpha nan does not fit"):
+        i.index_add(0, ember.tensor([0]), ember.ones(1, dtype=ember.int64), alpha=math.nan)

@@ -240,7 +240,13 @@ static Tensor add_scaled(const char* name, const Tensor& a, const Tensor& b, con
               "] for integral input tensors, argument alpha must not be a floating point number");
   OpParams p;
   p.f0 = negate ? -alpha_f : alpha_f;
-  p.i0 = negate ? -item_int(alpha, name) : item_int(alpha, name);
+  if (!is_floating(result)) {
+    // Read as an integer only for integer results (alpha is integral there, checked above):
+    // converting a float alpha such as inf or -1e308 to int64 is undefined behaviour. Negation
+    // wraps (-INT64_MIN), as the integer kernels' arithmetic does.
+    const int64_t ai = item_int(alpha, name);
+    p.i0 = negate ? static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(ai)) : ai;
+  }
   return binary(BinaryOp::AddScaled, a, b, out, p, in_place);
 }
 

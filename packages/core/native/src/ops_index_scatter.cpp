@@ -288,7 +288,11 @@ void index_along_(AlongKind kind, const Tensor& x, int64_t dim, const Tensor& in
   p.x_stride = x1.strides()[d] * x1.element_size();
   p.src_stride = src.strides()[d] * src.element_size();
   p.alpha = alpha.to_double();
-  p.alpha_int = alpha.is_int ? alpha.i : static_cast<int64_t>(alpha.d);
+  const bool alpha_fits = alpha.is_int || (alpha.d >= -9.2233720368547758e18 &&
+                                           alpha.d < 9.2233720368547758e18);  // false for nan
+  EMBER_CHECK(alpha_fits || is_floating(x.dtype()) || is_complex(x.dtype()), RuntimeError, "[", op,
+              "] alpha ", alpha.d, " does not fit the integer tensor's int64 arithmetic");
+  p.alpha_int = alpha.is_int ? alpha.i : (alpha_fits ? static_cast<int64_t>(alpha.d) : 0);
   const Loop1d loop = visit_dtype(x.dtype(), [kind](auto tag) -> Loop1d {
     using T = typename decltype(tag)::type;
     if (kind == AlongKind::Add) return &along_loop<T, AddOp<T>>;

@@ -176,6 +176,14 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, const Shape& b
       return static_cast<Acc>(static_cast<int64_t>(v));
     }
   };
+  if constexpr (!kFloatLike) {
+    // Integer products truncate alpha and beta; a value past int64 (or nan) cannot be truncated
+    // (converting it would be undefined behaviour).
+    for (const double v : {alpha, beta}) {
+      EMBER_CHECK(v >= -9.2233720368547758e18 && v < 9.2233720368547758e18, RuntimeError,
+                  "[matmul] alpha and beta of an integer product must fit in int64, got ", v);
+    }
+  }
   const Acc alpha_acc = to_acc(alpha), beta_acc = to_acc(beta);
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
   const int64_t ars = a.stride(-2), acs = a.stride(-1), brs = b.stride(-2), bcs = b.stride(-1);
