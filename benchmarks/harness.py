@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -68,9 +69,14 @@ def measure(batch: Batch, settings: Settings) -> float:
 def import_time(code: str, baseline: str, runs: int) -> float:
     """Median wall time of `python -c code` minus the median of `python -c baseline` (seconds)."""
 
+    # An installed package has its .pyc files (pip and uv write them, or Python does on first
+    # import): never time compiling the sources, even where the environment sets
+    # PYTHONDONTWRITEBYTECODE (this machine does).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
     def run(src: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", src], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-c", src], check=True, stdout=subprocess.DEVNULL, env=env)
         return time.perf_counter() - start
 
     run(code)  # warmup: fills the OS file cache and writes .pyc files

@@ -139,3 +139,62 @@ def test_linear_any_shape_vs_numpy_and_bad_shapes(
     if wrong != fin:
         with pytest.raises(RuntimeError, match=f"expected input with last dimension {fin}"):
             lin(ember.randn(*lead, wrong, dtype=ember.float64))
+
+
+def test_native_linear_records_one_node_and_gives_contiguous_weight_grads() -> None:
+    # F.linear is one native op (_nn_linear): one graph node, and the weight gradient comes out
+    # in the weight's layout (the fused optimizer steps need contiguous gradients).
+    lin = nn.Linear(5, 3)
+    y = lin(ember.randn(4, 5))
+    assert y.grad_fn is not None and y.grad_fn.name() == "NnLinearBackward0"
+    assert [e is None for e in y.grad_fn.next_functions] == [True, False, False]
+    y.sum().backward()
+    assert lin.weight.grad is not None and lin.weight.grad.is_contiguous()
+    assert lin.bias.grad is not None and lin.bias.grad.shape == (3,)
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "bias_shape"),
+    [((4, 3), (2,)), ((3,), (2,)), ((2, 2, 3), (2,)), ((4, 3), None), ((4, 3), ()), ((0, 3), (2,))],
+)
+def test_native_linear_gradcheck_and_gradgradcheck(
+    x_shape: tuple[int, ...], bias_shape: tuple[int, ...] | None
+) -> None:
+    from ember.autograd import gradgradcheck
+    from ember_core import _C
+
+    x = ember.randn(*x_shape, dtype=ember.float64, requires_grad=True)
+    w = ember.randn(2, 3, dtype=ember.float64, requires_grad=True)
+    inputs: tuple[ember.Tensor, ...] = (x, w)
+    if bias_shape is not None:
+        inputs += (ember.randn(bias_shape, dtype=ember.float64, requires_grad=True),)
+    assert gradcheck(lambda *a: _C._nn_linear(*a), inputs)
+    assert gradgradcheck(lambda *a: _C._nn_linear(*a), inputs)
+    expected = x.detach().numpy() @ w.detach().numpy().T
+    if bias_shape is not None:
+        expected = expected + inputs[2].detach().numpy()
+    np.testing.assert_allclose(_C._nn_linear(*inputs).detach().numpy(), expected, rtol=1e-12)
+
+
+def test_native_linear_bad_arguments_name_the_op() -> None:
+    from ember_core import _C
+
+    with pytest.raises(RuntimeError, match=r"\[nn_linear\] input's last dimension must match"):
+        _C._nn_linear(ember.ones(2, 4), ember.ones(3, 5))
+    with pytest.raises(RuntimeError, match=r"\[nn_linear\] expected a 2-D weight"):
+        _C._nn_linear(ember.ones(2, 4), ember.ones(4))
+    with pytest.raises(RuntimeError, match=r"\[nn_linear\] expected a bias of shape \[3\]"):
+        _C._nn_linear(ember.ones(2, 4), ember.ones(3, 4), ember.ones(2))
+    with pytest.raises(RuntimeError, match=r"\[nn_linear\] expected an input of at least 1"):
+        _C._nn_linear(ember.ones(()), ember.ones(3, 4))
+    with pytest.raises(TypeError, match="nn_linear"):
+        _C._nn_linear("x", ember.ones(3, 4))
+
+
+def test_linear_under_autocast_runs_in_bfloat16() -> None:
+    lin = nn.Linear(4, 3)
+    with ember.autocast(device_type="cpu", dtype=ember.bfloat16):
+        y = lin(ember.randn(2, 4))
+    assert y.dtype == ember.bfloat16
+    y.float().sum().backward()
+    assert lin.weight.grad is not None and lin.weight.grad.dtype == ember.float32

@@ -2171,6 +2171,35 @@ FUZZ_ROWS = [
     ("adjoint", (("input", "pos", "Tensor", True),)),
     ("Tensor.adjoint", ()),
     (
+        "_nn_linear",
+        (
+            ("input", "pos", "Tensor", True),
+            ("weight", "pos", "Tensor", True),
+            ("bias", "pos", "Tensor | None", False),
+        ),
+    ),
+    (
+        "_nn_binary_cross_entropy_with_logits",
+        (
+            ("input", "pos", "Tensor", True),
+            ("target", "pos", "Tensor", True),
+            ("weight", "pos", "Tensor | None", False),
+            ("pos_weight", "pos", "Tensor | None", False),
+            ("reduction", "pos", "int", False),
+        ),
+    ),
+    (
+        "_nn_binary_cross_entropy_with_logits_backward",
+        (
+            ("grad_output", "pos", "Tensor", True),
+            ("input", "pos", "Tensor", True),
+            ("target", "pos", "Tensor", True),
+            ("weight", "pos", "Tensor | None", False),
+            ("pos_weight", "pos", "Tensor | None", False),
+            ("reduction", "pos", "int", False),
+        ),
+    ),
+    (
         "Tensor.__array__",
         (("dtype", "pos", "dtype | None", False), ("copy", "kw", "bool | None", False)),
     ),

@@ -250,7 +250,11 @@ def test_torch_agrees_when_installed() -> None:
     ]:
         want = getattr(torch.special, name)(torch.from_numpy(grid)).numpy()
         got = getattr(S, name)(t64(grid)).numpy()
-        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14, err_msg=name)
+        # torch 2.13's bessel_j0/j1 are off by up to 3.3e-7 absolute for |x| > 5 (against
+        # mpmath, e.g. j0(-5.1): torch -0.1443350727, exact -0.1443347471, ember exact to 1e-16):
+        # there torch is the less accurate side.
+        atol = 5e-7 if name.startswith("bessel_j") else 1e-14
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=atol, err_msg=name)
 
 
 def test_incomplete_gamma() -> None:

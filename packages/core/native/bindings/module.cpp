@@ -98,6 +98,8 @@ NB_MODULE(_C, m) {
   py::init_shared_memory(m, cls);
   py::init_special(m, cls);
   py::init_conv(m);
+  py::init_linear(m);
+  py::init_loss(m);
   py::init_optim(m);
 
   m.def("get_num_threads", &get_num_threads);

@@ -44,6 +44,7 @@ NON_DIFFERENTIABLE = frozenset(
         "__xor__",
         "_is_view_of",
         "_linalg_copy_out",
+        "_nn_binary_cross_entropy_with_logits_backward",
         "_set_data",
         "_special_bessel_j0",
         "_special_bessel_j1",

@@ -807,6 +807,21 @@ SIGNATURES = {
         ("unpack_pivots", "pos", "REQUIRED"),
         ("op", "pos", "REQUIRED"),
     ),
+    "_nn_binary_cross_entropy_with_logits": (
+        ("input", "pos", "REQUIRED"),
+        ("target", "pos", "REQUIRED"),
+        ("weight", "pos", None),
+        ("pos_weight", "pos", None),
+        ("reduction", "pos", 1),
+    ),
+    "_nn_binary_cross_entropy_with_logits_backward": (
+        ("grad_output", "pos", "REQUIRED"),
+        ("input", "pos", "REQUIRED"),
+        ("target", "pos", "REQUIRED"),
+        ("weight", "pos", None),
+        ("pos_weight", "pos", None),
+        ("reduction", "pos", 1),
+    ),
     "_nn_col2im": (
         ("columns", "pos", "REQUIRED"),
         ("input_size", "pos", "REQUIRED"),
@@ -852,6 +867,11 @@ SIGNATURES = {
         ("stride", "pos", "REQUIRED"),
         ("output_size", "pos", "REQUIRED"),
         ("pad_value", "pos", 0.0),
+    ),
+    "_nn_linear": (
+        ("input", "pos", "REQUIRED"),
+        ("weight", "pos", "REQUIRED"),
+        ("bias", "pos", None),
     ),
     "_special_bessel_j0": (("input", "pos", "REQUIRED"),),
     "_special_bessel_j1": (("input", "pos", "REQUIRED"),),

@@ -41,6 +41,7 @@ PROMOTE = ("stack", "cat", "index_copy")
 
 # ember's native ops under torch's names: every ember.fft transform runs through these three.
 EMBER_ALIASES = {
+    "linear": ("_nn_linear",),
     "fft_fft": ("_fft_c2c", "_fft_r2c"),
     "fft_irfft": ("_fft_c2r",),
 }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import ember
 from ember._tensor import Tensor
+from ember_core import _C
 
 __all__ = ["bilinear", "linear"]
 
@@ -31,8 +31,8 @@ def _linear(input: Any, weight: Any, bias: Any) -> Any:
             f"[linear] input's last dimension must match weight's ({weight.shape[-1]}): "
             f"input shape {tuple(input.shape)}, weight shape {tuple(weight.shape)}"
         )
-    if input.dim() == 2 and weight.dim() == 2 and bias is not None and bias.dim() <= 1:
-        return ember.addmm(bias, input, weight.T)  # one GEMM with the bias folded in
+    if weight.dim() == 2 and (bias is None or bias.dim() <= 1):
+        return _C._nn_linear(input, weight, bias)  # one GEMM (bias folded in), one autograd node
     out = input.matmul(weight.T if weight.dim() == 2 else weight)
     return out if bias is None else out + bias
 

@@ -13,6 +13,7 @@ from typing import cast
 import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember_core import _C
 
 from . import _reduction
 from ._fused import CrossEntropyFn
@@ -403,6 +404,32 @@ def binary_cross_entropy(
     return _reduction.apply(loss, reduction)
 
 
+_REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _fused_bce_applies(
+    input: Tensor, target: Tensor, weight: Tensor | None, pos_weight: Tensor | None
+) -> bool:
+    """Whether the one-pass native kernel computes this call: float32/float64 operands of one
+    dtype, and no gradient asked of weight or pos_weight (the kernel's rule has none; the
+    composite below gives them)."""
+    dtype = input.dtype
+    if dtype not in (ember.float32, ember.float64) or target.dtype != dtype:
+        return False
+    for extra in (weight, pos_weight):
+        if extra is not None and (
+            extra.dtype != dtype or extra.requires_grad or not _broadcasts_to(extra, input)
+        ):
+            return False
+    return True
+
+
+def _broadcasts_to(t: Tensor, like: Tensor) -> bool:
+    if t.dim() > like.dim():
+        return False
+    return all(a in (1, b) for a, b in zip(t.shape[::-1], like.shape[::-1], strict=False))
+
+
 def binary_cross_entropy_with_logits(
     input: Tensor,
     target: Tensor,
@@ -422,6 +449,10 @@ def binary_cross_entropy_with_logits(
     if target.shape != input.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if _fused_bce_applies(input, target, weight, pos_weight):
+        return _C._nn_binary_cross_entropy_with_logits(
+            input, target, weight, pos_weight, _REDUCTION_CODES[reduction]
         )
     # log(1 + exp(-|x|)) + max(-x, 0) = softplus(-x), evaluated without overflow.
     soft_neg = ember.log1p(ember.exp(-input.abs())) + (-input).clamp(min=0.0)
