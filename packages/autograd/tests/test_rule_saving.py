@@ -38,3 +38,19 @@ def test_rules_save_only_what_their_formulas_read(
     op: str, tensors: list[str], shapes: list[str], result: bool
 ) -> None:
     assert saved(op) == (tensors, shapes, result)
+
+
+def test_every_rule_resolves_its_parameters() -> None:
+    # Rules bind their formulas to their parameters on first use (import ember stays fast), so a
+    # formula naming an unknown parameter would only fail when recorded: resolve them all here.
+    for name, rule in RULES.items():
+        assert rule.params is not None, name
+        assert all(0 <= i < len(rule.params) for i, _ in rule.formulas), name
+
+
+def test_a_formula_for_an_unknown_parameter_fails_on_first_use() -> None:
+    from ember.autograd._rule import Rule
+
+    rule = Rule("input", other=lambda g, a: g).named("bogus")
+    with pytest.raises(ValueError, match=r"formulas for unknown parameters \['other'\]"):
+        _ = rule.formulas

@@ -8,7 +8,6 @@ comes back here.
 
 from __future__ import annotations
 
-import traceback
 from typing import Any, cast
 
 import ember
@@ -293,6 +292,8 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     if rule.list_params:
         node.list_counts = {p: len(values_before[p]) for p in rule.list_params}
     if _anomaly.enabled:
+        import traceback  # anomaly mode only: not at import time
+
         node.metadata["traceback_"] = traceback.format_stack()[:-2]
     target = self_tensor if inplace else result
     saved_result: Any = None

@@ -16,7 +16,6 @@ as_strided's backward needs, even when the op rewrote them in place).
 
 from __future__ import annotations
 
-import ast
 from collections import namedtuple
 from collections.abc import Callable
 from types import CodeType, FunctionType
@@ -41,6 +40,8 @@ def parse_signature(signature: str) -> list[Param]:
     The string is parsed as a Python parameter list, so defaults may be any literal
     (``dims=(0, 1)``).
     """
+    import ast  # here, not at import time: rules resolve on first use
+
     tree = ast.parse(f"def _({signature}): pass")
     function = tree.body[0]
     assert isinstance(function, ast.FunctionDef)
@@ -80,6 +81,26 @@ def _names_used(func: Any, seen: set[CodeType] | None = None) -> set[str]:
     return names
 
 
+# The attributes _setup() computes: reading one resolves a rule declared lazily.
+_LAZY_FIELDS = frozenset(
+    {
+        "_fields",
+        "defaults",
+        "formulas",
+        "geometry_params",
+        "index",
+        "list_params",
+        "params",
+        "saved_params",
+        "saves_anything",
+        "saves_result",
+        "shape_params",
+        "unsaved_params",
+        "var_positional",
+    }
+)
+
+
 class Rule:
     """How one op records: its parameters, formulas, which outputs carry gradients."""
 
@@ -87,6 +108,7 @@ class Rule:
         "_fields",
         "_namespace",
         "_pending",
+        "_source",
         "defaults",
         "differentiable_outputs",
         "formulas",
@@ -119,8 +141,29 @@ class Rule:
         self.differentiable_outputs = outputs
         self.is_view = view
         self._pending = formulas
-        if signature is not None:
-            self._setup(parse_signature(signature), f"({signature})")
+        # Where the parameters come from, resolved on first use (see __getattr__): a signature
+        # string here, or the registry's signature (named() sets it).
+        self._source: tuple[str, str] | None = None if signature is None else ("rule", signature)
+
+    def __getattr__(self, attr: str) -> Any:
+        # Binding formulas to parameters (and reading their bytecode for what to save) for
+        # ~260 rules cost ~10 ms of `import ember`: each rule does it when first recorded.
+        if attr in _LAZY_FIELDS and self._source is not None:
+            self._resolve()
+            return object.__getattribute__(self, attr)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+
+    def _resolve(self) -> None:
+        source = self._source
+        assert source is not None
+        self._source = None
+        kind, text = source
+        if kind == "rule":
+            self._setup(parse_signature(text), f"({text})")
+            return
+        declared = SIGNATURES[text]
+        params = [Param(n, _REQUIRED if d == "REQUIRED" else d, k == "var") for n, k, d in declared]
+        self._setup(params, f"the registry's signature of {text}")
 
     def _setup(self, params: list[Param], where: str) -> None:
         """Binds the formulas to the parameters and works out what backward needs saved."""
@@ -155,6 +198,13 @@ class Rule:
         self.unsaved_params = [i for i in range(len(self.params)) if i not in self.saved_params]
         self.saves_anything = bool(self.saved_params) or self.saves_result
 
+    def _resolved(self) -> bool:
+        try:
+            object.__getattribute__(self, "params")
+        except AttributeError:
+            return False
+        return True
+
     @property
     def namespace(self) -> Any:
         """The class of a formula's ``a``: a named tuple of the arguments (built on first use,
@@ -166,19 +216,14 @@ class Rule:
     def named(self, name: str, key: str | None = None) -> Rule:
         """Names the rule after its op; a rule declared without a signature takes the op's
         parameters from the registry (``key``: the dispatch name, ``Tensor.view`` for methods)."""
-        if not hasattr(self, "params"):
+        if self._source is None and not self._resolved():
             key = key or name
-            declared = SIGNATURES.get(key)
-            if declared is None:
+            if key not in SIGNATURES:
                 raise ValueError(
                     f"the derivative rule of {key!r} has no signature and the op registry "
                     "declares none with a single overload: pass Rule(signature, ...)"
                 )
-            params = [
-                Param(n, _REQUIRED if d == "REQUIRED" else d, kind == "var")
-                for n, kind, d in declared
-            ]
-            self._setup(params, f"the registry's signature of {key}")
+            self._source = ("registry", key)
         self.name = name
         camel = "".join(part.capitalize() for part in name.strip("_").split("_"))
         self.node_name = f"{camel}Backward0"
