@@ -29,6 +29,7 @@ _TensorBase = _C.TensorBase
 _raw_detach = cast(Any, _TensorBase.detach).__wrapped__
 _is_grad_enabled = _C.is_grad_enabled
 _requires_grad = _TensorBase.requires_grad.__get__
+_tuple_new = tuple.__new__
 
 RULES: dict[str, Rule] = {}
 # Ops that are differentiable in torch but have no rule here yet: recording them raises.
@@ -58,15 +59,15 @@ def _type_name(t: Any) -> str:
 class RuleNode(Node):
     """A node recorded from a rule: saved arguments in, formulas out."""
 
-    __slots__ = (
-        "args",
-        "input_meta",
-        "list_counts",
-        "output_meta",
-        "outputs",
-        "rule",
-        "saved_versions",
-    )
+    __slots__ = ("args", "input_meta", "rule", "saved_versions")
+
+    # Set only by the ops that need them (one node is made per recorded op: every attribute
+    # set in __init__ costs): the output count and (shape, dtype) of each output of a
+    # multi-output op (zeros stand in for a missing grad), and how many tensors each sequence
+    # argument held (cat's `tensors`), by position.
+    outputs = 1
+    output_meta: list[tuple[tuple[int, ...], Any]] | None = None
+    list_counts: dict[int, int] | None = None
 
     def __init__(
         self,
@@ -81,11 +82,6 @@ class RuleNode(Node):
         # (shape, dtype) of each input a gradient flows to (None for the others).
         self.input_meta = input_meta
         self.saved_versions = saved_versions
-        self.outputs = 1
-        # (shape, dtype) of each output of a multi-output op: zeros stand in for a missing grad.
-        self.output_meta: list[tuple[tuple[int, ...], Any]] | None = None
-        # How many tensors each sequence argument held (cat's `tensors`), by position.
-        self.list_counts: dict[int, int] | None = None
 
     def name(self) -> str:
         return self.rule.node_name
@@ -241,13 +237,27 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     edges: list[Edge | None] = []
     input_meta: list[tuple[tuple[int, ...], Any] | None] = []
     needed = False
+    list_params = rule.list_params
+    # NOTE: _add_edge inlined for single tensors: this loop runs for every recorded op.
     for position, _ in rule.formulas:
         value = values[position]
-        if position in rule.list_params:
+        if list_params and position in list_params:
             for item in value:
                 needed |= _add_edge(item, edges, input_meta)
+        elif isinstance(value, _TensorBase) and _requires_grad(value):
+            meta = value._autograd_meta
+            if meta is not None and meta.grad_fn is not None:
+                edges.append((meta.grad_fn, meta.output_nr))
+            else:
+                if meta is None:
+                    meta = AutogradMeta()
+                    value._autograd_meta = meta
+                edges.append((grad_accumulator(value, meta), 0))
+            input_meta.append((value._sizes, value.dtype))
+            needed = True
         else:
-            needed |= _add_edge(value, edges, input_meta)
+            edges.append(None)
+            input_meta.append(None)
     if not needed:
         return func(*args, **kwargs)
 
@@ -265,22 +275,24 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     saved_versions: list[tuple[Any, int]] = []
     for position in rule.saved_params:
         value = values[position]
-        if is_tensor(value):
+        if isinstance(value, _TensorBase):
             saved_versions.append((value, value._version))
-    values_before = list(values) if rule.list_params else values
-    extra: list[Any] = [None] * (2 * len(rule.params))
-    for position in rule.shape_params:
-        value = values[position]
-        if isinstance(value, (list, tuple)):
-            # A non-tensor item is a bad argument: the op itself raises its TypeError below.
-            extra[position] = [v._sizes if is_tensor(v) else None for v in value]
-        elif is_tensor(value):
-            extra[position] = value._sizes
-    for position in rule.geometry_params:
-        value = self_tensor if inplace and position == 0 else values[position]
-        if is_tensor(value):
-            geometry = (value._sizes, value.stride(), value.storage_offset())
-            extra[len(rule.params) + position] = geometry
+    values_before = list(values) if list_params else values
+    extra: Any = rule.no_extra  # None for every _shape and _geometry field
+    if rule.shape_params or rule.geometry_params:
+        extra = list(extra)
+        for position in rule.shape_params:
+            value = values[position]
+            if isinstance(value, (list, tuple)):
+                # A non-tensor item is a bad argument: the op itself raises its TypeError below.
+                extra[position] = [v._sizes if is_tensor(v) else None for v in value]
+            elif is_tensor(value):
+                extra[position] = value._sizes
+        for position in rule.geometry_params:
+            value = self_tensor if inplace and position == 0 else values[position]
+            if is_tensor(value):
+                geometry = (value._sizes, value.stride(), value.storage_offset())
+                extra[len(rule.params) + position] = geometry
     for position in rule.unsaved_params:
         values[position] = None  # not needed by the formulas: don't keep it alive
 
@@ -289,7 +301,7 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         return result  # contiguous(), float(), to(): returned the input itself, nothing to record
 
     node = RuleNode(rule, tuple(edges), input_meta, saved_versions)
-    if rule.list_params:
+    if list_params:
         node.list_counts = {p: len(values_before[p]) for p in rule.list_params}
     if _anomaly.enabled:
         import traceback  # anomaly mode only: not at import time
@@ -298,7 +310,14 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     target = self_tensor if inplace else result
     saved_result: Any = None
     if type(target) is Tensor:
-        _attach_output(node, rule, target, 0, self_tensor, inplace)
+        if inplace:
+            _attach_output(node, rule, target, 0, self_tensor, inplace)
+        elif target.is_floating_point() or target.is_complex():  # _attach_output, inlined
+            out_meta = AutogradMeta(node, 0)
+            if rule.is_view is not False:
+                out_meta.view_base = _view_source(rule, target, self_tensor)
+            target._autograd_meta = out_meta
+            target._set_requires_grad(True)
         meta: Any = target._autograd_meta
         # An integer or bool destination carries no gradient (int_tensor.fill_(float_leaf)):
         # _attach_output left it without history.
@@ -319,7 +338,8 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
                     saved_versions.append((o, o._version))
     values += extra
     values.append(saved_result)
-    node.args = rule.namespace._make(values)
+    namespace = rule._namespace
+    node.args = _tuple_new(rule.namespace if namespace is None else namespace, values)
     return result
 
 

@@ -90,6 +90,7 @@ _LAZY_FIELDS = frozenset(
         "geometry_params",
         "index",
         "list_params",
+        "no_extra",
         "params",
         "saved_params",
         "saves_anything",
@@ -117,6 +118,7 @@ class Rule:
         "is_view",
         "list_params",
         "name",
+        "no_extra",
         "node_name",
         "params",
         "saved_params",
@@ -191,6 +193,8 @@ class Rule:
         fields += [f"{p.name}_shape" for p in self.params]
         fields += [f"{p.name}_geometry" for p in self.params]
         self._fields = [*fields, "result"]
+        # The _shape and _geometry fields of a node's args when the formulas read none.
+        self.no_extra = (None,) * (2 * len(self.params))
         # A parameter named `tensors` or `*name` holds a sequence of tensors (cat, einsum, ...).
         self.list_params = frozenset(
             i for i, p in enumerate(self.params) if p.var_positional or p.name == "tensors"
