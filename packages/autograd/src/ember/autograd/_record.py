@@ -245,15 +245,16 @@ def record(name: str, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
             for item in value:
                 needed |= _add_edge(item, edges, input_meta)
         elif isinstance(value, _TensorBase) and _requires_grad(value):
-            meta = value._autograd_meta
-            if meta is not None and meta.grad_fn is not None:
-                edges.append((meta.grad_fn, meta.output_nr))
+            tensor: Any = value
+            edge_meta: AutogradMeta | None = tensor._autograd_meta
+            if edge_meta is not None and edge_meta.grad_fn is not None:
+                edges.append((edge_meta.grad_fn, edge_meta.output_nr))
             else:
-                if meta is None:
-                    meta = AutogradMeta()
-                    value._autograd_meta = meta
-                edges.append((grad_accumulator(value, meta), 0))
-            input_meta.append((value._sizes, value.dtype))
+                if edge_meta is None:
+                    edge_meta = AutogradMeta()
+                    tensor._autograd_meta = edge_meta
+                edges.append((grad_accumulator(tensor, edge_meta), 0))
+            input_meta.append((tensor._sizes, tensor.dtype))
             needed = True
         else:
             edges.append(None)
