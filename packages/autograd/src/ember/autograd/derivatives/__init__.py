@@ -18,6 +18,8 @@ from ember.autograd.derivatives import (
     joins,
     linalg,
     linalg_lapack,
+    loss,
+    norm,
     pairwise,
     rearrange,
     reductions,
@@ -41,6 +43,8 @@ TABLES: tuple[dict[str, Rule], ...] = (
     fft.RULES,
     special.RULES,
     conv.RULES,
+    norm.RULES,
+    loss.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

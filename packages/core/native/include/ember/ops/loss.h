@@ -1,0 +1,30 @@
+// Softmax backward and fused cross-entropy: each one pass over [outer, C, inner] rows, with
+// float32 accumulation for float16/bfloat16.
+#pragma once
+
+#include <tuple>
+
+#include "ember/tensor.h"
+
+namespace ember {
+
+// The gradient of softmax (log: log_softmax) along dim from its output and the output's grad.
+Tensor softmax_backward(const Tensor& grad_output, const Tensor& output, int64_t dim, bool log);
+
+// Reductions of the fused losses, as torch numbers them.
+enum class LossReduction : int { None = 0, Mean = 1, Sum = 2 };
+
+// Cross-entropy of logits [N, C, *d] (or [N, C]) and class indices [N, *d]: log_softmax, NLL with
+// class weights (undefined for none), ignore_index and label smoothing in one pass. Returns
+// (loss, logsumexp per position [N, *d], total weight 0-d): the last two are what backward reads.
+std::tuple<Tensor, Tensor, Tensor> cross_entropy_forward(const Tensor& input, const Tensor& target,
+                                                         const Tensor& weight,
+                                                         LossReduction reduction,
+                                                         int64_t ignore_index, double smoothing);
+// The gradient of cross_entropy_forward's loss with respect to input, in one pass.
+Tensor cross_entropy_backward(const Tensor& grad, const Tensor& input, const Tensor& target,
+                              const Tensor& weight, const Tensor& logsumexp,
+                              const Tensor& total_weight, LossReduction reduction,
+                              int64_t ignore_index, double smoothing);
+
+}  // namespace ember
