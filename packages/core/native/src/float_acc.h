@@ -8,7 +8,19 @@
 #include "ember/ops.h"
 #include "ember/parallel.h"
 
+// libmvec's SIMD exp/log (as kernels/cpu/math_ops.h declares them): `omp simd` loops that call
+// them vectorize instead of calling the scalar libm once per element.
+extern "C" {
+#pragma omp declare simd notinbranch
+float expf(float);
+#pragma omp declare simd notinbranch
+double exp(double);
+}
+
 namespace ember::float_acc {
+
+inline float vexp(float x) { return expf(x); }
+inline double vexp(double x) { return exp(x); }
 
 template <typename T>
 struct Acc {

@@ -21,6 +21,7 @@ using float_acc::check_float;
 using float_acc::dispatch_float;
 using float_acc::ptr_or_null;
 using float_acc::RowTasks;
+using float_acc::vexp;
 
 struct Layout {
   int64_t outer = 1, C = 1, inner = 1;
@@ -44,7 +45,7 @@ void softmax_backward_slice(const T* g, const T* y, T* gi, const Layout& l, std:
       for (int64_t c = 0; c < l.C; ++c) s += static_cast<A>(g[c]);
 #pragma omp simd
       for (int64_t c = 0; c < l.C; ++c)
-        gi[c] = static_cast<T>(static_cast<A>(g[c]) - std::exp(static_cast<A>(y[c])) * s);
+        gi[c] = static_cast<T>(static_cast<A>(g[c]) - vexp(static_cast<A>(y[c])) * s);
     } else {
 #pragma omp simd reduction(+ : s)
       for (int64_t c = 0; c < l.C; ++c) s += static_cast<A>(g[c]) * static_cast<A>(y[c]);
@@ -70,7 +71,7 @@ void softmax_backward_slice(const T* g, const T* y, T* gi, const Layout& l, std:
 #pragma omp simd
     for (int64_t j = 0; j < l.inner; ++j) {
       const A gv = static_cast<A>(gc[j]), yv = static_cast<A>(yc[j]);
-      oc[j] = static_cast<T>(LOG ? gv - std::exp(yv) * s[j] : yv * (gv - s[j]));
+      oc[j] = static_cast<T>(LOG ? gv - vexp(yv) * s[j] : yv * (gv - s[j]));
     }
   }
 }
@@ -113,14 +114,14 @@ void ce_forward_slices(const T* x, const int64_t* t, const A* w, A sum_w, T* los
 #pragma omp simd reduction(+ : s, sx)
         for (int64_t c = 0; c < l.C; ++c) {
           const A xv = static_cast<A>(xs[c]);
-          s += std::exp(xv - m);
+          s += vexp(xv - m);
           sx += w[c] * xv;
         }
       } else {
 #pragma omp simd reduction(+ : s, sx)
         for (int64_t c = 0; c < l.C; ++c) {
           const A xv = static_cast<A>(xs[c]);
-          s += std::exp(xv - m);
+          s += vexp(xv - m);
           sx += xv;
         }
       }
@@ -139,7 +140,7 @@ void ce_forward_slices(const T* x, const int64_t* t, const A* w, A sum_w, T* los
 #pragma omp simd
         for (int64_t j = 0; j < l.inner; ++j) {
           const A xv = static_cast<A>(xc[j]);
-          se[j] += std::exp(xv - mx[j]);
+          se[j] += vexp(xv - mx[j]);
           wx[j] += wc * xv;
         }
       }
@@ -194,11 +195,11 @@ void ce_backward_slices(const T* x, const int64_t* t, const A* w, A sum_w, const
       if (w) {
 #pragma omp simd
         for (int64_t c = 0; c < l.C; ++c)
-          gs[c] = static_cast<T>(pc * std::exp(static_cast<A>(xs[c]) - sh) - sp * w[c]);
+          gs[c] = static_cast<T>(pc * vexp(static_cast<A>(xs[c]) - sh) - sp * w[c]);
       } else {
 #pragma omp simd
         for (int64_t c = 0; c < l.C; ++c)
-          gs[c] = static_cast<T>(pc * std::exp(static_cast<A>(xs[c]) - sh) - sp);
+          gs[c] = static_cast<T>(pc * vexp(static_cast<A>(xs[c]) - sh) - sp);
       }
     } else {
       for (int64_t c = 0; c < l.C; ++c) {
@@ -208,7 +209,7 @@ void ce_backward_slices(const T* x, const int64_t* t, const A* w, A sum_w, const
 #pragma omp simd
         for (int64_t j = 0; j < l.inner; ++j)
           oc[j] =
-              static_cast<T>(pcoef[j] * std::exp(static_cast<A>(xc[j]) - shift[j]) - scale[j] * wc);
+              static_cast<T>(pcoef[j] * vexp(static_cast<A>(xc[j]) - shift[j]) - scale[j] * wc);
       }
     }
     for (int64_t j = 0; j < l.inner; ++j) {
