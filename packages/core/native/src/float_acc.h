@@ -8,6 +8,15 @@
 #include "ember/ops.h"
 #include "ember/parallel.h"
 
+// The row loops are compiled for AVX-512, AVX2 and the baseline, picked at load time (GCC's
+// target_clones; _C itself is built for the baseline ISA only).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EMBER_ROW_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define EMBER_ROW_CLONES
+#endif
+
 // libmvec's SIMD exp/log (as kernels/cpu/math_ops.h declares them): `omp simd` loops that call
 // them vectorize instead of calling the scalar libm once per element.
 extern "C" {

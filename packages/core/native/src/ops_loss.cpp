@@ -37,7 +37,8 @@ Layout layout_along(const Shape& sizes, int64_t d) {
 
 // softmax: gi = y (g - sum g y); log_softmax: gi = g - exp(y) sum g.
 template <typename T, typename A, bool LOG>
-void softmax_backward_slice(const T* g, const T* y, T* gi, const Layout& l, std::vector<A>& acc) {
+EMBER_ROW_CLONES void softmax_backward_slice(const T* g, const T* y, T* gi, const Layout& l,
+                                             std::vector<A>& acc) {
   if (l.inner == 1) {
     A s = 0;
     if (LOG) {
@@ -93,9 +94,9 @@ void check_targets(const int64_t* t, int64_t n, int64_t classes, int64_t ignore_
 // Forward over outer slices [o0, o1): logsumexp per position, the per-position loss (when
 // `loss` is given: reduction none) and the partial sums of loss and of the picked weights.
 template <typename T, typename A>
-void ce_forward_slices(const T* x, const int64_t* t, const A* w, A sum_w, T* loss, A* lse,
-                       const CeArgs& a, int64_t o0, int64_t o1, double* loss_sum,
-                       double* weight_sum, std::vector<A>& buf) {
+EMBER_ROW_CLONES void ce_forward_slices(const T* x, const int64_t* t, const A* w, A sum_w, T* loss,
+                                        A* lse, const CeArgs& a, int64_t o0, int64_t o1,
+                                        double* loss_sum, double* weight_sum, std::vector<A>& buf) {
   const Layout& l = a.l;
   const A eps = static_cast<A>(a.smoothing), cls = static_cast<A>(l.C);
   const A keep = A(1) - eps, spread = eps / cls;
@@ -168,9 +169,10 @@ void ce_forward_slices(const T* x, const int64_t* t, const A* w, A sum_w, T* los
 // dx_c = s (p_c ((1 - eps) w_t + eps / C sum_w) - (1 - eps) w_t [c == t] - eps / C w_c) at
 // every valid position, s the incoming gradient (per position for reduction none).
 template <typename T, typename A>
-void ce_backward_slices(const T* x, const int64_t* t, const A* w, A sum_w, const A* lse,
-                        const T* g_none, A g_scalar, T* gx, const CeArgs& a, int64_t o0, int64_t o1,
-                        std::vector<A>& buf) {
+EMBER_ROW_CLONES void ce_backward_slices(const T* x, const int64_t* t, const A* w, A sum_w,
+                                         const A* lse, const T* g_none, A g_scalar, T* gx,
+                                         const CeArgs& a, int64_t o0, int64_t o1,
+                                         std::vector<A>& buf) {
   const Layout& l = a.l;
   const A eps = static_cast<A>(a.smoothing), cls = static_cast<A>(l.C);
   const A keep = A(1) - eps, spread = eps / cls;
@@ -208,8 +210,7 @@ void ce_backward_slices(const T* x, const int64_t* t, const A* w, A sum_w, const
         const A wc = (w ? w[c] : A(1)) * spread;
 #pragma omp simd
         for (int64_t j = 0; j < l.inner; ++j)
-          oc[j] =
-              static_cast<T>(pcoef[j] * vexp(static_cast<A>(xc[j]) - shift[j]) - scale[j] * wc);
+          oc[j] = static_cast<T>(pcoef[j] * vexp(static_cast<A>(xc[j]) - shift[j]) - scale[j] * wc);
       }
     }
     for (int64_t j = 0; j < l.inner; ++j) {

@@ -40,7 +40,8 @@ Tensor sum_partials(const std::vector<A>& partial, int64_t tasks, int64_t n, Sca
 
 // The mean (0 for RMS) and rstd of one row, two passes over it (the row stays in cache).
 template <typename T, typename A, bool RMS>
-void row_stats(const T* xr, int64_t n, A eps, A* mean, A* rstd) {
+__attribute__((always_inline)) inline void row_stats(const T* xr, int64_t n, A eps, A* mean,
+                                                     A* rstd) {
   A mu = 0;
   if (!RMS) {
     A s = 0;
@@ -58,11 +59,12 @@ void row_stats(const T* xr, int64_t n, A eps, A* mean, A* rstd) {
   *rstd = A(1) / std::sqrt(sq / static_cast<A>(n) + eps);
 }
 
-// grad_input rows (statistics recomputed from x, so backward saves no forward output), and this
-// task's partial sums of g * xhat (gw) and g (gb) when wanted.
+// grad_input rows (statistics recomputed from x, so backward saves no forward output; w is never
+// null: ones when there is no weight), and this task's partial sums of g * xhat (gw) and g (gb)
+// when wanted.
 template <typename T, typename A, bool RMS>
-void layer_norm_backward_rows(const T* g, const T* x, const A* w, T* gi, A* gw, A* gb, int64_t r0,
-                              int64_t r1, int64_t n, A eps) {
+EMBER_ROW_CLONES void layer_norm_backward_rows(const T* g, const T* x, const A* w, T* gi, A* gw,
+                                               A* gb, int64_t r0, int64_t r1, int64_t n, A eps) {
   const A inv_n = A(1) / static_cast<A>(n);
   for (int64_t r = r0; r < r1; ++r) {
     const T* gr = g + r * n;
@@ -73,7 +75,7 @@ void layer_norm_backward_rows(const T* g, const T* x, const A* w, T* gi, A* gw, 
       A s1 = 0, s2 = 0;  // sum(g w), sum(g w xhat)
 #pragma omp simd reduction(+ : s1, s2)
       for (int64_t i = 0; i < n; ++i) {
-        const A gw_i = static_cast<A>(gr[i]) * (w ? w[i] : A(1));
+        const A gw_i = static_cast<A>(gr[i]) * w[i];
         s1 += gw_i;
         s2 += gw_i * (static_cast<A>(xr[i]) - mu) * rs;
       }
@@ -82,7 +84,7 @@ void layer_norm_backward_rows(const T* g, const T* x, const A* w, T* gi, A* gw, 
 #pragma omp simd
       for (int64_t i = 0; i < n; ++i) {
         const A xhat = (static_cast<A>(xr[i]) - mu) * rs;
-        const A gw_i = static_cast<A>(gr[i]) * (w ? w[i] : A(1));
+        const A gw_i = static_cast<A>(gr[i]) * w[i];
         out[i] = static_cast<T>((gw_i - c1 - xhat * c2) * rs);
       }
     }
@@ -99,8 +101,8 @@ void layer_norm_backward_rows(const T* g, const T* x, const A* w, T* gi, A* gw, 
 }
 
 template <typename T, typename A, bool RMS>
-void layer_norm_rows(const T* x, T* y, const A* w, const A* b, A* mean_out, A* rstd_out, int64_t r0,
-                     int64_t r1, int64_t n, A eps) {
+EMBER_ROW_CLONES void layer_norm_rows(const T* x, T* y, const A* w, const A* b, A* mean_out,
+                                      A* rstd_out, int64_t r0, int64_t r1, int64_t n, A eps) {
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * n;
     T* yr = y + r * n;
@@ -214,7 +216,9 @@ Tensor3 layer_norm_backward(const Tensor& grad_output, const Tensor& input, cons
   const RowSplit s = split_rows(input, normalized_ndim, op);
   check_param(weight, s.normalized, op, "weight");
   const ScalarType acc = acc_dtype(input.dtype());
-  const Tensor g = grad_like(grad_output, input), x = contiguous(input), w = as_acc(weight, acc);
+  const Tensor g = grad_like(grad_output, input), x = contiguous(input);
+  // No weight reads as ones: one branch-free inner loop for both cases.
+  const Tensor w = weight.defined() ? as_acc(weight, acc) : ones({s.n}, acc);
   Tensor gi = mask[0] ? Tensor::empty(input.sizes(), input.dtype()) : Tensor();
   const bool want_w = mask[1] && weight.defined(), want_b = mask[2] && !rms;
   Tensor gw, gb;
@@ -267,8 +271,8 @@ GroupGeo group_geo(const Tensor& input, int64_t groups, const char* op) {
 }
 
 template <typename T, typename A>
-void group_norm_rows(const T* x, T* y, const A* w, const A* b, A* mean, A* rstd, const GroupGeo& q,
-                     int64_t r0, int64_t r1, A eps) {
+EMBER_ROW_CLONES void group_norm_rows(const T* x, T* y, const A* w, const A* b, A* mean, A* rstd,
+                                      const GroupGeo& q, int64_t r0, int64_t r1, A eps) {
   const int64_t len = q.Cg * q.S;
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * len;
@@ -291,8 +295,9 @@ void group_norm_rows(const T* x, T* y, const A* w, const A* b, A* mean, A* rstd,
 // Per (row, channel): sg = sum g and sgx = sum g * x, into sums[(r * Cg + c) * 2 + {0, 1}];
 // then the input gradient of the row.
 template <typename T, typename A>
-void group_norm_backward_rows(const T* g, const T* x, A* mean, A* rstd, const A* w, T* gi, A* sums,
-                              const GroupGeo& q, int64_t r0, int64_t r1, A eps) {
+EMBER_ROW_CLONES void group_norm_backward_rows(const T* g, const T* x, A* mean, A* rstd, const A* w,
+                                               T* gi, A* sums, const GroupGeo& q, int64_t r0,
+                                               int64_t r1, A eps) {
   const int64_t len = q.Cg * q.S;
   const A inv = A(1) / static_cast<A>(len);
   for (int64_t r = r0; r < r1; ++r) {
@@ -444,7 +449,7 @@ void update_running(const Tensor& running, const std::vector<double>& stat, doub
 
 // Per-channel sum and centred sum of squares of x[:, c, :].
 template <typename T, typename A>
-void channel_stats(const T* x, const ChannelGeo& q, int64_t c, A* mean, A* var) {
+EMBER_ROW_CLONES void channel_stats(const T* x, const ChannelGeo& q, int64_t c, A* mean, A* var) {
   A s = 0;
   for (int64_t n = 0; n < q.N; ++n) {
     const T* p = x + (n * q.C + c) * q.S;
@@ -464,6 +469,39 @@ void channel_stats(const T* x, const ChannelGeo& q, int64_t c, A* mean, A* var) 
   }
   *mean = mu;
   *var = sq / count;
+}
+
+// y = x * scale + shift over one plane.
+template <typename T, typename A>
+EMBER_ROW_CLONES void affine_plane(const T* x, T* y, int64_t n, A scale, A shift) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(static_cast<A>(x[i]) * scale + shift);
+}
+
+// Adds sum g, sum g d, sum d and sum d^2 (d = x - shift) over one plane to s[0..3].
+template <typename T, typename A>
+EMBER_ROW_CLONES void grad_sums_plane(const T* g, const T* x, int64_t n, A shift, A* s) {
+  A sg = 0, sgd = 0, sd = 0, sdd = 0;
+#pragma omp simd reduction(+ : sg, sgd, sd, sdd)
+  for (int64_t i = 0; i < n; ++i) {
+    const A gv = static_cast<A>(g[i]), d = static_cast<A>(x[i]) - shift;
+    sg += gv;
+    sgd += gv * d;
+    sd += d;
+    sdd += d * d;
+  }
+  s[0] += sg, s[1] += sgd, s[2] += sd, s[3] += sdd;
+}
+
+// gi = (g - c1 - (x - m) rs c2) * scale over one plane.
+template <typename T, typename A>
+EMBER_ROW_CLONES void grad_plane(const T* g, const T* x, T* gi, int64_t n, A m, A rs, A c1, A c2,
+                                 A scale) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {
+    const A xhat = (static_cast<A>(x[i]) - m) * rs;
+    gi[i] = static_cast<T>((static_cast<A>(g[i]) - c1 - xhat * c2) * scale);
+  }
 }
 
 // Channels split over the pool; fn(c) does one channel.
@@ -518,11 +556,7 @@ Tensor3 batch_norm_forward(const Tensor& input, const Tensor& weight, const Tens
       const A scale = ip[c] * (wp ? wp[c] : A(1));
       const A shift = (bp ? bp[c] : A(0)) - mp[c] * scale;
       for (int64_t n = 0; n < q.N; ++n) {
-        const T* s = xp + (n * q.C + c) * q.S;
-        T* d = yp + (n * q.C + c) * q.S;
-#pragma omp simd
-        for (int64_t i = 0; i < q.S; ++i)
-          d[i] = static_cast<T>(static_cast<A>(s[i]) * scale + shift);
+        affine_plane<T, A>(xp + (n * q.C + c) * q.S, yp + (n * q.C + c) * q.S, q.S, scale, shift);
       }
     });
     if (training) {
@@ -570,19 +604,12 @@ Tensor3 batch_norm_backward(const Tensor& grad_output, const Tensor& input, cons
       // One pass for sum g, sum g x and (training) the batch statistics, shifted by the
       // channel's first element so that the variance does not cancel.
       const A shift = q.N * q.S > 0 ? static_cast<A>(xp[c * q.S]) : A(0);
-      A sg = 0, sgd = 0, sd = 0, sdd = 0;
+      A sums[4] = {0, 0, 0, 0};
       for (int64_t n = 0; n < q.N; ++n) {
-        const T* gc = gp + (n * q.C + c) * q.S;
-        const T* xc = xp + (n * q.C + c) * q.S;
-#pragma omp simd reduction(+ : sg, sgd, sd, sdd)
-        for (int64_t i = 0; i < q.S; ++i) {
-          const A gv = static_cast<A>(gc[i]), d = static_cast<A>(xc[i]) - shift;
-          sg += gv;
-          sgd += gv * d;
-          sd += d;
-          sdd += d * d;
-        }
+        const int64_t off = (n * q.C + c) * q.S;
+        grad_sums_plane<T, A>(gp + off, xp + off, q.S, shift, sums);
       }
+      const A sg = sums[0], sgd = sums[1], sd = sums[2], sdd = sums[3];
       A m, rs;
       if (training) {
         const A md = sd / count;
@@ -600,14 +627,8 @@ Tensor3 batch_norm_backward(const Tensor& grad_output, const Tensor& input, cons
       // Training: the statistics depend on x too (mean and xhat terms); eval: a fixed affine map.
       const A c1 = training ? sg / count : A(0), c2 = training ? sgx / count : A(0);
       for (int64_t n = 0; n < q.N; ++n) {
-        const T* gc = gp + (n * q.C + c) * q.S;
-        const T* xc = xp + (n * q.C + c) * q.S;
-        T* oc = gip + (n * q.C + c) * q.S;
-#pragma omp simd
-        for (int64_t i = 0; i < q.S; ++i) {
-          const A xhat = (static_cast<A>(xc[i]) - m) * rs;
-          oc[i] = static_cast<T>((static_cast<A>(gc[i]) - c1 - xhat * c2) * scale);
-        }
+        const int64_t off = (n * q.C + c) * q.S;
+        grad_plane<T, A>(gp + off, xp + off, gip + off, q.S, m, rs, c1, c2, scale);
       }
     });
   });
