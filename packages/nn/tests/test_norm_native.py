@@ -218,6 +218,29 @@ def test_batch_norm_output_modified_in_place_still_differentiates() -> None:
     ln.relu_().sum().backward()
 
 
+@pytest.mark.parametrize("kind", ["batch", "group", "layer"])
+def test_float32_gradients_with_a_large_mean(kind: str) -> None:
+    # The backward passes recompute the statistics; with a mean far from 0 (1000) the float32
+    # gradients must still match the float64 ones (no cancellation in sum g (x - mean)).
+    x = rng.standard_normal((4, 4, 16)) + 1000.0
+    g = rng.standard_normal((4, 4, 16))
+    w = rng.uniform(0.5, 1.5, 4)
+    grads = []
+    for dtype in (ember.float64, ember.float32):
+        xs, ws = t(x, True, dtype), t(w, True, dtype)
+        if kind == "batch":
+            y = F.batch_norm(xs, None, None, ws, None, training=True)
+        elif kind == "group":
+            y = F.group_norm(xs, 2, ws)
+        else:
+            y = F.layer_norm(xs, [16])
+        y.backward(t(g, dtype=dtype))
+        assert xs.grad is not None
+        grads.append(xs.grad.double().numpy())
+    scale = np.abs(grads[0]).max()
+    np.testing.assert_allclose(grads[1], grads[0], atol=2e-3 * scale)
+
+
 # ---- bad arguments ------------------------------------------------------------------------
 
 

@@ -292,8 +292,8 @@ EMBER_ROW_CLONES void group_norm_rows(const T* x, T* y, const A* w, const A* b, 
   }
 }
 
-// Per (row, channel): sg = sum g and sgx = sum g * x, into sums[(r * Cg + c) * 2 + {0, 1}];
-// then the input gradient of the row.
+// Per (row, channel): sg = sum g and sgx = sum g (x - mean), into sums[(r * Cg + c) * 2 + {0, 1}]
+// (the row's statistics recomputed in the same pass); then the input gradient of the row.
 template <typename T, typename A>
 EMBER_ROW_CLONES void group_norm_backward_rows(const T* g, const T* x, A* mean, A* rstd, const A* w,
                                                T* gi, A* sums, const GroupGeo& q, int64_t r0,
@@ -302,24 +302,41 @@ EMBER_ROW_CLONES void group_norm_backward_rows(const T* g, const T* x, A* mean, 
   const A inv = A(1) / static_cast<A>(len);
   for (int64_t r = r0; r < r1; ++r) {
     const int64_t c0 = (r % q.G) * q.Cg;
-    row_stats<T, A, false>(x + r * len, len, eps, &mean[r], &rstd[r]);
-    const A mu = mean[r], rs = rstd[r];
-    A s1 = 0, s2 = 0;  // sum(g w), sum(g w xhat)
+    // One pass for the statistics and the per-channel sums, shifted by the row's first element
+    // (so neither the variance nor sum g (x - mean) cancels when the mean is large).
+    const A shift = len > 0 ? static_cast<A>(x[r * len]) : A(0);
+    A sd = 0, sdd = 0;
     for (int64_t c = 0; c < q.Cg; ++c) {
       const T* gc = g + r * len + c * q.S;
       const T* xc = x + r * len + c * q.S;
-      A sg = 0, sgx = 0;
-#pragma omp simd reduction(+ : sg, sgx)
+      A sg = 0, sgd = 0, cd = 0, cdd = 0;
+#pragma omp simd reduction(+ : sg, sgd, cd, cdd)
       for (int64_t i = 0; i < q.S; ++i) {
-        const A gv = static_cast<A>(gc[i]);
+        const A gv = static_cast<A>(gc[i]), d = static_cast<A>(xc[i]) - shift;
         sg += gv;
-        sgx += gv * static_cast<A>(xc[i]);
+        sgd += gv * d;
+        cd += d;
+        cdd += d * d;
       }
       sums[(r * q.Cg + c) * 2] = sg;
+      sums[(r * q.Cg + c) * 2 + 1] = sgd;
+      sd += cd;
+      sdd += cdd;
+    }
+    const A md = sd * inv;
+    const A mu = shift + md;
+    const A rs = A(1) / std::sqrt(std::max(sdd * inv - md * md, A(0)) + eps);
+    mean[r] = mu;
+    rstd[r] = rs;
+    A s1 = 0, s2 = 0;  // sum(g w), sum(g w xhat)
+    for (int64_t c = 0; c < q.Cg; ++c) {
+      const A sg = sums[(r * q.Cg + c) * 2];
+      // sum g (x - mean), kept for the weight gradient
+      const A sgx = sums[(r * q.Cg + c) * 2 + 1] - md * sg;
       sums[(r * q.Cg + c) * 2 + 1] = sgx;
       const A wc = w ? w[c0 + c] : A(1);
       s1 += wc * sg;
-      s2 += wc * (sgx - mu * sg) * rs;
+      s2 += wc * sgx * rs;
     }
     if (!gi) continue;
     const A c1 = s1 * inv, c2 = s2 * inv;
@@ -394,7 +411,7 @@ Tensor3 group_norm_backward(const Tensor& grad_output, const Tensor& input, cons
                                        static_cast<A>(eps));
       });
     }
-    // Per channel over the batch: gw = sum (sgx - mean sg) rstd, gb = sum sg.
+    // Per channel over the batch: gw = sum sgx rstd, gb = sum sg.
     const bool want_w = mask[1] && weight.defined(), want_b = mask[2];
     if (!want_w && !want_b) return;
     std::vector<A> dw(static_cast<size_t>(q.C), A(0)), db(static_cast<size_t>(q.C), A(0));
@@ -403,7 +420,7 @@ Tensor3 group_norm_backward(const Tensor& grad_output, const Tensor& input, cons
         const int64_t r = n * q.G + gr;
         for (int64_t c = 0; c < q.Cg; ++c) {
           const A sg = sums[(r * q.Cg + c) * 2], sgx = sums[(r * q.Cg + c) * 2 + 1];
-          dw[gr * q.Cg + c] += (sgx - mu[r] * sg) * rs[r];
+          dw[gr * q.Cg + c] += sgx * rs[r];
           db[gr * q.Cg + c] += sg;
         }
       }
