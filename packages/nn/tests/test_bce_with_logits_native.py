@@ -15,7 +15,7 @@ import ember.nn.functional as F
 from ember.autograd import gradcheck, gradgradcheck
 from ember_core import _C
 
-REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+REDUCTIONS = ["none", "mean", "sum"]
 
 
 def np_bce_logits(x: Any, t: Any, w: Any = None, pw: Any = None) -> Any:
@@ -31,7 +31,7 @@ def reduce(loss: Any, reduction: str) -> Any:
 @settings(max_examples=25)
 @given(
     shape=st.lists(st.integers(1, 5), min_size=1, max_size=3),
-    reduction=st.sampled_from(sorted(REDUCTIONS)),
+    reduction=st.sampled_from(REDUCTIONS),
     with_weight=st.booleans(),
     with_pos_weight=st.booleans(),
     seed=st.integers(0, 2**16),
@@ -49,12 +49,12 @@ def test_values_match_numpy(
         ember.from_numpy(t),
         None if w is None else ember.from_numpy(w),
         None if pw is None else ember.from_numpy(pw),
-        REDUCTIONS[reduction],
+        reduction,
     )
     np.testing.assert_allclose(got.numpy(), reduce(np_bce_logits(x, t, w, pw), reduction), 1e-12)
 
 
-@pytest.mark.parametrize("reduction", sorted(REDUCTIONS))
+@pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_gradients_of_input_and_target(reduction: str) -> None:
     x = ember.randn(4, 3, dtype=ember.float64, requires_grad=True)
     t = ember.rand(4, 3, dtype=ember.float64, requires_grad=True)
@@ -103,8 +103,8 @@ def test_bad_input_names_the_op() -> None:
     x, t = ember.randn(3, 2), ember.rand(3, 2)
     with pytest.raises(ValueError, match="Target size"):
         _C._nn_binary_cross_entropy_with_logits(x, ember.rand(3))
-    with pytest.raises(ValueError, match=r"\[nn_binary_cross_entropy_with_logits\] reduction"):
-        _C._nn_binary_cross_entropy_with_logits(x, t, None, None, 3)
+    with pytest.raises(ValueError, match="max is not a valid value for reduction"):
+        _C._nn_binary_cross_entropy_with_logits(x, t, None, None, "max")
     with pytest.raises(TypeError, match="float32 or float64"):
         _C._nn_binary_cross_entropy_with_logits(x.long(), t.long())
     with pytest.raises(TypeError, match="expected weight of dtype"):

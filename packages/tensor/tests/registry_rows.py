@@ -1141,6 +1141,26 @@ EXAMPLES = [
         '>>> A = ember.tensor([[4.0, 2.0], [2.0, 3.0]])\n>>> LU, piv, _ = ember._C._linalg_lu_factor_ex(A, True, False, "linalg.lu_factor")\n>>> P, L, U = ember._C._lu_unpack(LU, piv, True, True, "lu_unpack")\n>>> L.tolist(), U.tolist()\n([[1.0, 0.0], [0.5, 1.0]], [[4.0, 2.0], [0.0, 2.0]])',
     ),
     ("adjoint", ">>> ember.adjoint(ember.tensor([[1 + 2j, 3j]])).tolist()\n[[(1-2j)], [-3j]]"),
+    (
+        "_nn_softmax_backward",
+        ">>> y = ember.softmax(ember.tensor([0.0, 0.0]), 0)\n>>> ember._C._nn_softmax_backward(ember.tensor([1.0, 0.0]), y, 0, False).tolist()\n[0.25, -0.25]",
+    ),
+    (
+        "_nn_cross_entropy",
+        '>>> loss, lse, total = ember._C._nn_cross_entropy(ember.zeros(1, 2), ember.tensor([1]), None, "mean", -100, 0.0)\n>>> round(loss.item(), 4), total.item()\n(0.6931, 1.0)',
+    ),
+    (
+        "_nn_layer_norm",
+        ">>> y, mean, rstd = ember._C._nn_layer_norm(ember.tensor([[1.0, 3.0]]), None, None, 1, 0.0)\n>>> y.tolist(), mean.tolist(), rstd.tolist()\n([[-1.0, 1.0]], [[2.0]], [[1.0]])",
+    ),
+    (
+        "_nn_rms_norm",
+        ">>> y, rstd = ember._C._nn_rms_norm(ember.tensor([[3.0, 4.0]]), None, 1, 0.0)\n>>> [round(v, 4) for v in y[0].tolist()]\n[0.8485, 1.1314]",
+    ),
+    (
+        "_nn_batch_norm",
+        ">>> y, mean, invstd = ember._C._nn_batch_norm(ember.tensor([[1.0], [3.0]]), None, None, None, None, True, 0.1, 0.0)\n>>> y.tolist(), mean.tolist(), invstd.tolist()\n([[-1.0], [1.0]], [2.0], [1.0])",
+    ),
     ("__array__", ">>> numpy.asarray(ember.tensor([1, 2])).tolist()\n[1, 2]"),
     (
         "from_numpy",

@@ -106,6 +106,7 @@ void init_shared_memory(nb::module_& m, TensorClass& cls);
 void init_special(nb::module_& m, TensorClass& cls);
 void init_conv(nb::module_& m);
 void init_linear(nb::module_& m);
+void init_norm(nb::module_& m);
 void init_loss(nb::module_& m);
 // The buffer protocol of TensorBase (interop.cpp), installed when the class is created.
 extern PyType_Slot tensor_buffer_slots[];

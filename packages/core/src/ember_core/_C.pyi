@@ -2184,12 +2184,97 @@ def _nn_conv_weight_grad(
     groups: builtins.int,
 ) -> Tensor: ...
 def _nn_linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor: ...
+def _fused_adam_(*args: Any, **kwargs: Any) -> Any: ...
+def _fused_sgd_(*args: Any, **kwargs: Any) -> Any: ...
+def _nn_layer_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    normalized_ndim: builtins.int,
+    eps: builtins.float,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
+def _nn_layer_norm_backward(
+    grad_output: Tensor,
+    input: Tensor,
+    weight: Tensor | None,
+    normalized_ndim: builtins.int,
+    eps: builtins.float,
+    output_mask: Sequence[builtins.bool],
+) -> builtins.tuple[Tensor | None, Tensor | None, Tensor | None]: ...
+def _nn_rms_norm(
+    input: Tensor, weight: Tensor | None, normalized_ndim: builtins.int, eps: builtins.float
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _nn_rms_norm_backward(
+    grad_output: Tensor,
+    input: Tensor,
+    weight: Tensor | None,
+    normalized_ndim: builtins.int,
+    eps: builtins.float,
+    output_mask: Sequence[builtins.bool],
+) -> builtins.tuple[Tensor | None, Tensor | None]: ...
+def _nn_group_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    num_groups: builtins.int,
+    eps: builtins.float,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
+def _nn_group_norm_backward(
+    grad_output: Tensor,
+    input: Tensor,
+    weight: Tensor | None,
+    num_groups: builtins.int,
+    eps: builtins.float,
+    output_mask: Sequence[builtins.bool],
+) -> builtins.tuple[Tensor | None, Tensor | None, Tensor | None]: ...
+def _nn_batch_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    training: builtins.bool,
+    momentum: builtins.float,
+    eps: builtins.float,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
+def _nn_batch_norm_backward(
+    grad_output: Tensor,
+    input: Tensor,
+    weight: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    training: builtins.bool,
+    eps: builtins.float,
+    output_mask: Sequence[builtins.bool],
+) -> builtins.tuple[Tensor | None, Tensor | None, Tensor | None]: ...
+def _nn_softmax_backward(
+    grad_output: Tensor, output: Tensor, dim: builtins.int, log: builtins.bool
+) -> Tensor: ...
+def _nn_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: builtins.str,
+    ignore_index: builtins.int,
+    label_smoothing: builtins.float,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
+def _nn_cross_entropy_backward(
+    grad: Tensor,
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    logsumexp: Tensor,
+    total_weight: Tensor,
+    reduction: builtins.str,
+    ignore_index: builtins.int,
+    label_smoothing: builtins.float,
+) -> Tensor: ...
 def _nn_binary_cross_entropy_with_logits(
     input: Tensor,
     target: Tensor,
     weight: Tensor | None = None,
     pos_weight: Tensor | None = None,
-    reduction: builtins.int = 1,
+    reduction: builtins.str = "mean",
 ) -> Tensor: ...
 def _nn_binary_cross_entropy_with_logits_backward(
     grad_output: Tensor,
@@ -2197,10 +2282,8 @@ def _nn_binary_cross_entropy_with_logits_backward(
     target: Tensor,
     weight: Tensor | None = None,
     pos_weight: Tensor | None = None,
-    reduction: builtins.int = 1,
+    reduction: builtins.str = "mean",
 ) -> Tensor: ...
-def _fused_adam_(*args: Any, **kwargs: Any) -> Any: ...
-def _fused_sgd_(*args: Any, **kwargs: Any) -> Any: ...
 def get_num_threads() -> builtins.int: ...
 def set_num_threads(num: builtins.int) -> None: ...
 def _set_blas_library_path(*args: Any, **kwargs: Any) -> Any: ...

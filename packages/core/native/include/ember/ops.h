@@ -13,6 +13,8 @@
 #include "ember/ops/index.h"
 #include "ember/ops/index_scatter.h"
 #include "ember/ops/linalg.h"
+#include "ember/ops/loss.h"
+#include "ember/ops/norm.h"
 #include "ember/ops/optim.h"
 #include "ember/ops/pairwise.h"
 #include "ember/ops/rearrange.h"

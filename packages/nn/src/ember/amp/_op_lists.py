@@ -42,6 +42,8 @@ PROMOTE = ("stack", "cat", "index_copy")
 # ember's native ops under torch's names: every ember.fft transform runs through these three.
 EMBER_ALIASES = {
     "linear": ("_nn_linear",),
+    "cross_entropy_loss": ("_nn_cross_entropy",),
+    "binary_cross_entropy_with_logits": ("_nn_binary_cross_entropy_with_logits",),
     "fft_fft": ("_fft_c2c", "_fft_r2c"),
     "fft_irfft": ("_fft_c2r",),
 }

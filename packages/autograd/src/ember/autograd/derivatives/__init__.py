@@ -20,6 +20,7 @@ from ember.autograd.derivatives import (
     linalg_lapack,
     linear,
     loss,
+    norm,
     pairwise,
     rearrange,
     reductions,
@@ -44,6 +45,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     special.RULES,
     conv.RULES,
     linear.RULES,
+    norm.RULES,
     loss.RULES,
 )
 

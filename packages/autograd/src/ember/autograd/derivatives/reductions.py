@@ -8,6 +8,7 @@ import ember
 from ember.autograd._rule import Rule
 from ember.autograd.derivatives.complex import conj
 from ember.autograd.graph import is_tensor
+from ember_core import _C
 
 
 def _dims(dim: Any, ndim: int) -> list[int]:
@@ -220,11 +221,15 @@ def _logsumexp(g: Any, a: Any) -> Any:
 
 
 def _softmax(g: Any, y: Any, dim: int) -> Any:
+    if not ember.is_grad_enabled() and y.is_floating_point():
+        return _C._nn_softmax_backward(g, y, dim, False)  # one native pass
     gy = g * y
     return gy - y * gy.sum(dim, keepdim=True)
 
 
 def _log_softmax(g: Any, y: Any, dim: int) -> Any:
+    if not ember.is_grad_enabled() and y.is_floating_point():
+        return _C._nn_softmax_backward(g, y, dim, True)
     return g - y.exp() * g.sum(dim, keepdim=True)
 
 

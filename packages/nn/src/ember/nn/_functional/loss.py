@@ -1,7 +1,9 @@
 """Regression and classification losses of ``ember.nn.functional`` (torch 2.13 semantics).
 
-Built from large native ops: cross-entropy is one ``log_softmax`` and one ``gather``; the class
-mask for ``ignore_index`` and the bounds check are computed only when the targets need them.
+Built from large native ops. Cross-entropy with class-index targets is one native pass
+(``_C._nn_cross_entropy``: log_softmax, NLL with weight, ignore_index, label smoothing and the
+reduction; its backward is one pass too); nll_loss is one ``gather``, its class mask for
+``ignore_index`` and the bounds check computed only when the targets need them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from ember._tensor import Tensor
 from ember_core import _C
 
 from . import _reduction
-from ._fused import CrossEntropyFn
 
 __all__ = [
     "binary_cross_entropy",
@@ -240,14 +241,6 @@ def _nll_terms(
     return -picked, None, None
 
 
-def _all_valid(target: Tensor, classes: int, ignore_index: int) -> bool:
-    """Whether every target is a class index and none is ``ignore_index`` (the fast path)."""
-    if target.numel() == 0:
-        return False
-    lo, hi = (int(v) for v in ember.aminmax(target))
-    return lo >= 0 and hi < classes and not lo <= ignore_index <= hi
-
-
 def _reduce_nll(loss: Tensor, mask: Tensor | None, w: Tensor | None, reduction: str) -> Tensor:
     if reduction == "mean":
         if w is not None:
@@ -319,33 +312,14 @@ def cross_entropy(
         logp = ember.log_softmax(input, class_dim)
         return _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_smoothing)
     _check_index_target("cross_entropy", input, target)
-    if weight is None and input.dim() >= 2 and _all_valid(target, classes, ignore_index):
-        fused = CrossEntropyFn.apply(input, target.long(), reduction, label_smoothing)
-        return cast(Tensor, fused)
-    logp = ember.log_softmax(input, class_dim)
-    x, t, unbatched = _batched(logp, target)
-    loss, mask, w = _nll_terms(x, t, weight, ignore_index)
-    if unbatched and reduction == "none":
-        loss = loss.squeeze(0)
-    nll = loss if reduction == "none" else _reduce_nll(loss, mask, w, reduction)
-    if label_smoothing == 0.0:
-        return nll
-    # Smoothing term: -sum_c w_c logp_c per element, normalized like the nll part.
-    wshape = [classes] + [1] * (x.dim() - 2)
-    smooth = -(x * weight.reshape(wshape)).sum(1) if weight is not None else -x.sum(1)
-    if mask is not None:
-        smooth = ember.where(mask, smooth, 0.0)
-    if reduction == "none":
-        smooth_red = smooth.squeeze(0) if unbatched else smooth
-    elif reduction == "sum":
-        smooth_red = smooth.sum()
-    elif w is not None:
-        smooth_red = smooth.sum() / w.sum()
-    elif mask is not None:
-        smooth_red = smooth.sum() / mask.sum()
-    else:
-        smooth_red = smooth.mean()
-    return cast(Tensor, nll * (1.0 - label_smoothing) + smooth_red * (label_smoothing / classes))
+    x, t, unbatched = _batched(input, target)
+    if x.dtype not in (ember.float32, ember.float64, ember.float16, ember.bfloat16):
+        raise NotImplementedError(
+            f"cross_entropy: not implemented for {x.dtype} logits of shape {list(input.size())}"
+        )
+    t = t.long() if t.dtype != ember.int64 else t
+    loss = _C._nn_cross_entropy(x, t, weight, reduction, ignore_index, label_smoothing)[0]
+    return loss.squeeze(0) if unbatched and reduction == "none" else loss
 
 
 def _cross_entropy_probs(
@@ -404,9 +378,6 @@ def binary_cross_entropy(
     return _reduction.apply(loss, reduction)
 
 
-_REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}
-
-
 def _fused_bce_applies(
     input: Tensor, target: Tensor, weight: Tensor | None, pos_weight: Tensor | None
 ) -> bool:
@@ -451,9 +422,7 @@ def binary_cross_entropy_with_logits(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
     if _fused_bce_applies(input, target, weight, pos_weight):
-        return _C._nn_binary_cross_entropy_with_logits(
-            input, target, weight, pos_weight, _REDUCTION_CODES[reduction]
-        )
+        return _C._nn_binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
     # log(1 + exp(-|x|)) + max(-x, 0) = softplus(-x), evaluated without overflow.
     soft_neg = ember.log1p(ember.exp(-input.abs())) + (-input).clamp(min=0.0)
     if pos_weight is None:

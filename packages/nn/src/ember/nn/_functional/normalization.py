@@ -1,9 +1,11 @@
 """Normalization functions of ``ember.nn.functional`` (torch 2.13 semantics).
 
-Statistics come from one ``var_mean`` pass; batch norm folds mean, variance and the affine
-parameters into a per-channel scale and shift so the full-size work is one ``addcmul`` (the
-same transform torch's CPU kernel applies). Running statistics are updated in place outside
-autograd, with the unbiased variance as torch does.
+layer_norm, rms_norm, group_norm and training-mode batch_norm are one native call each
+(``_C._nn_*``: statistics and output in one pass, float32 accumulation for half types; the
+backward is one native pass too, see ember.autograd's derivatives/norm.py); batch_norm updates
+the running statistics inside that call, with the unbiased variance as torch does. Eval-mode
+batch norm folds the running statistics and the affine parameters into a per-channel scale and
+shift, so the full-size work is one ``addcmul``. This module checks torch's arguments and errors.
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ import ember
 from ember._dtype import finfo
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
-
-from ._fused import LayerNormFn
+from ember_core import _C
 
 __all__ = [
     "batch_norm",
@@ -28,6 +29,14 @@ __all__ = [
     "normalize",
     "rms_norm",
 ]
+
+
+_NATIVE_DTYPES = (ember.float32, ember.float64, ember.float16, ember.bfloat16)
+
+
+def _native_dtype(t: Tensor) -> bool:
+    """Whether the one-pass natives take this input (others keep the composite and its errors)."""
+    return t.dtype in _NATIVE_DTYPES
 
 
 def _verify_batch_size(size: Sequence[int]) -> None:
@@ -117,6 +126,11 @@ def batch_norm(
         _check_channels("batch_norm", name, t, channels)
     if training:
         _verify_batch_size(list(input.size()))
+        if _native_dtype(input):
+            out = _C._nn_batch_norm(
+                input, weight, bias, running_mean, running_var, True, momentum, eps
+            )
+            return out[0]
         dims = [0, *list(range(2, input.dim()))]
         var, mean = ember.var_mean(input, dims, correction=0)
         _update_running(running_mean, running_var, mean, var, input.numel() // channels, momentum)
@@ -228,7 +242,11 @@ def layer_norm(
     shape = list(input.size()[input.dim() - len(dims) :])
     _check_affine("layer_norm", "weight", weight, shape)
     _check_affine("layer_norm", "bias", bias, shape)
-    return cast(Tensor, LayerNormFn.apply(input, weight, bias, dims, eps))
+    if not _native_dtype(input):
+        raise NotImplementedError(
+            f"layer_norm: not implemented for {input.dtype} (input of shape {list(input.size())})"
+        )
+    return _C._nn_layer_norm(input, weight, bias, len(dims), eps)[0]
 
 
 def rms_norm(
@@ -248,8 +266,11 @@ def rms_norm(
     _check_affine("rms_norm", "weight", weight, shape)
     if eps is None:
         eps = finfo(cast(Any, input).dtype).eps
-    out = input * ember.rsqrt((input * input).mean(dims, keepdim=True) + eps)
-    return out * weight if weight is not None else out
+    if not _native_dtype(input):
+        raise NotImplementedError(
+            f"rms_norm: not implemented for {input.dtype} (input of shape {list(input.size())})"
+        )
+    return _C._nn_rms_norm(input, weight, len(dims), eps)[0]
 
 
 def group_norm(
@@ -279,6 +300,8 @@ def group_norm(
     _check_channels("group_norm", "weight", weight, channels)
     _check_channels("group_norm", "bias", bias, channels)
     _verify_batch_size([n * channels // num_groups, num_groups, *list(input.size()[2:])])
+    if _native_dtype(input):
+        return _C._nn_group_norm(input, weight, bias, num_groups, eps)[0]
     grouped = input.reshape([n, num_groups, -1])
     var, mean = ember.var_mean(grouped, [2], correction=0, keepdim=True)
     out = ((grouped - mean) * ember.rsqrt(var + eps)).reshape(input.shape)
