@@ -2183,6 +2183,36 @@ def _nn_conv_weight_grad(
     dilation: Sequence[builtins.int],
     groups: builtins.int,
 ) -> Tensor: ...
+def _nn_max_pool(
+    input: Tensor,
+    kernel_size: Sequence[builtins.int],
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    dilation: Sequence[builtins.int],
+    output_size: Sequence[builtins.int],
+    with_indices: builtins.bool,
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _nn_max_pool_backward(
+    grad_output: Tensor, indices: Tensor, input_size: Sequence[builtins.int]
+) -> Tensor: ...
+def _nn_avg_pool(
+    input: Tensor,
+    kernel_size: Sequence[builtins.int],
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    output_size: Sequence[builtins.int],
+    count_include_pad: builtins.bool,
+    divisor_override: builtins.int | None,
+) -> Tensor: ...
+def _nn_avg_pool_backward(
+    grad_output: Tensor,
+    input_size: Sequence[builtins.int],
+    kernel_size: Sequence[builtins.int],
+    stride: Sequence[builtins.int],
+    padding: Sequence[builtins.int],
+    count_include_pad: builtins.bool,
+    divisor_override: builtins.int | None,
+) -> Tensor: ...
 def _fused_adam_(*args: Any, **kwargs: Any) -> Any: ...
 def _fused_sgd_(*args: Any, **kwargs: Any) -> Any: ...
 def get_num_threads() -> builtins.int: ...
