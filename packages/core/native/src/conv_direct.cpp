@@ -72,8 +72,10 @@ constexpr Micro kMicro[kRows + 1] = {nullptr,  micro<1>, micro<2>, micro<3>, mic
                                      micro<5>, micro<6>, micro<7>, micro<8>};
 
 // dw[r, q] += sum_p g[r * ldg + p] * x[off[q] + p] over p in [0, P), P a multiple of kVec: MR
-// output channels by NK taps, each accumulator a vector of partial sums over p.
-template <int MR, int NK>
+// output channels by NK taps, each accumulator a vector of partial sums over p. With kLanes the
+// vectors are added into lanes[(r * ldw + q) * kVec ...] (summed across lanes once per batch, not
+// once per sample: a small plane's 16-lane sums would cost as much as its products).
+template <int MR, int NK, bool kLanes>
 __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg, const float* x,
                                                      const int64_t* off, int64_t P, float* dw,
                                                      int64_t ldw) {
@@ -91,13 +93,14 @@ __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg
       for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_fmadd_ps(a, b[q], acc[r][q]);
     }
   }
-  alignas(64) float lanes[kVec];
   for (int r = 0; r < MR; ++r) {
     for (int q = 0; q < NK; ++q) {
-      _mm512_store_ps(lanes, acc[r][q]);
-      float sum = 0.0f;
-      for (float v : lanes) sum += v;
-      dw[r * ldw + q] += sum;
+      if constexpr (kLanes) {
+        float* lane = dw + (r * ldw + q) * kVec;
+        _mm512_storeu_ps(lane, _mm512_add_ps(_mm512_loadu_ps(lane), acc[r][q]));
+      } else {
+        dw[r * ldw + q] += _mm512_reduce_add_ps(acc[r][q]);
+      }
     }
   }
 }
@@ -105,16 +108,24 @@ __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg
 constexpr int kDwRows = 4, kDwTaps = 6;
 using MicroDw = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, float*,
                          int64_t);
+using DwTable = std::array<std::array<MicroDw, kDwTaps>, kDwRows>;
 
-template <int MR, int... NK>
+template <bool kLanes, int MR, int... NK>
 constexpr std::array<MicroDw, kDwTaps> dw_row(std::integer_sequence<int, NK...>) {
-  return {micro_dw<MR, NK + 1>...};
+  return {micro_dw<MR, NK + 1, kLanes>...};
 }
-constexpr std::array<std::array<MicroDw, kDwTaps>, kDwRows> kMicroDw = {
-    dw_row<1>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<2>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<3>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<4>(std::make_integer_sequence<int, kDwTaps>{})};
+template <bool kLanes>
+constexpr DwTable dw_table() {
+  constexpr auto taps = std::make_integer_sequence<int, kDwTaps>{};
+  return {dw_row<kLanes, 1>(taps), dw_row<kLanes, 2>(taps), dw_row<kLanes, 3>(taps),
+          dw_row<kLanes, 4>(taps)};
+}
+constexpr DwTable kMicroDw = dw_table<false>();
+constexpr DwTable kMicroDwLanes = dw_table<true>();
+
+// Lane accumulators past this many floats per thread would not stay in L2: such weights take
+// their 16-lane sums per sample instead.
+constexpr int64_t kMaxDwLanes = int64_t{1} << 18;
 
 std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
@@ -187,11 +198,19 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
   }
 }
 
+int64_t conv_direct_dw_lanes(const DirectConv& d) {
+  const int64_t lanes = d.G * d.Cog * d.Cg * d.kh * d.kw * kVec;
+  return lanes <= kMaxDwLanes ? lanes : 0;
+}
+
 void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
-                                 float* dw, float* scratch) {
+                                 float* dw, float* lanes, float* scratch) {
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
   const std::vector<int64_t> off = tap_offsets(d, p);
+  const DwTable& table = lanes != nullptr ? kMicroDwLanes : kMicroDw;
+  float* acc = lanes != nullptr ? lanes : dw;
+  const int64_t width = lanes != nullptr ? kVec : 1;
   float* x = scratch;
   float* gp = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
@@ -206,16 +225,22 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
       }
       std::fill(dst + p.P, dst + p.Ppad, 0.0f);
     }
-    float* w = dw + g * d.Cog * kk;
+    float* w = acc + g * d.Cog * kk * width;
     for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwRows) {
       const int64_t mr = std::min<int64_t>(kDwRows, d.Cog - o0);
       for (int64_t k0 = 0; k0 < kk; k0 += kDwTaps) {
         const int64_t nk = std::min<int64_t>(kDwTaps, kk - k0);
-        kMicroDw[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
-                                 w + o0 * kk + k0, kk);
+        table[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
+                              w + (o0 * kk + k0) * width, kk);
       }
     }
   }
+}
+
+__attribute__((target("avx512f"))) void conv_direct_dw_finish(const DirectConv& d,
+                                                              const float* lanes, float* dw) {
+  const int64_t n = d.G * d.Cog * d.Cg * d.kh * d.kw;
+  for (int64_t i = 0; i < n; ++i) dw[i] += _mm512_reduce_add_ps(_mm512_loadu_ps(lanes + i * kVec));
 }
 
 }  // namespace ember

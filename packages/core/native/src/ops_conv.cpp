@@ -384,14 +384,20 @@ void conv_weight_grad_kernel(const ConvDims& c, const T* go, const T* x, T* dw) 
   if constexpr (std::is_same_v<T, float>) {
     if (direct_applies(c)) {
       const DirectConv d = direct_forward(c);
-      over_samples<float>(
-          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t slot) {
-            for (int64_t n = n0; n < n1; ++n) {
-              conv_direct_weight_grad_f32(d, x + n * c.C * c.S, go + n * c.Cout * c.L,
-                                          partial.data() + slot * W, buf);
-            }
-            used[static_cast<size_t>(slot)] = n1 > n0;
-          });
+      const int64_t lanes = conv_direct_dw_lanes(d);
+      over_samples<float>(c.N, conv_direct_scratch(d) + lanes,
+                          [&](int64_t n0, int64_t n1, float* buf, int64_t slot) {
+                            float* acc = lanes > 0 ? buf + conv_direct_scratch(d) : nullptr;
+                            if (acc != nullptr) std::fill(acc, acc + lanes, 0.0f);
+                            for (int64_t n = n0; n < n1; ++n) {
+                              conv_direct_weight_grad_f32(d, x + n * c.C * c.S,
+                                                          go + n * c.Cout * c.L,
+                                                          partial.data() + slot * W, acc, buf);
+                            }
+                            if (acc != nullptr)
+                              conv_direct_dw_finish(d, acc, partial.data() + slot * W);
+                            used[static_cast<size_t>(slot)] = n1 > n0;
+                          });
       done = true;
     }
   }

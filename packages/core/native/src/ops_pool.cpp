@@ -44,43 +44,79 @@ Tensor in_dtype(const Tensor& t, ScalarType ct) {
   return contiguous(t.dtype() == ct ? t : to_dtype(t, ct));
 }
 
+// The taps along the innermost dim: input offset of output 0 and the outputs [lo, hi) that read
+// inside the input (the same for every row, so computed once per call).
+struct RowTaps {
+  std::vector<int64_t> off, lo, hi;
+};
+
+RowTaps row_taps(const Geo3& g) {
+  RowTaps t;
+  for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+    const int64_t off = kw * g.dil[2] - g.pad[2];
+    int64_t lo, hi;
+    valid_range(g.in[2], g.str[2], off, g.out[2], &lo, &hi);
+    t.off.push_back(off);
+    t.lo.push_back(lo);
+    t.hi.push_back(hi);
+  }
+  return t;
+}
+
+// Per-thread rows of a max pool: the running maximum and which tap of the window holds it (a
+// 32-bit tap number selects in the same lanes as float values; -1: no element taken yet).
+template <typename T>
+struct MaxRows {
+  std::vector<T> best;
+  std::vector<int32_t> tap;
+  std::vector<int64_t> tap_base;  // input offset of each tap's element for output 0
+};
+
 // One plane's max pool: out [L] values and (kIdx) idx [L] flat input positions.
 template <typename T, bool kIdx>
-void max_pool_plane(const T* x, T* out, int64_t* idx, const Geo3& g,
-                    const std::vector<int64_t>& first_w) {
+void max_pool_plane(const T* x, T* out, int64_t* idx, const Geo3& g, const RowTaps& taps,
+                    const std::vector<int64_t>& first_w, MaxRows<T>& rows) {
   const int64_t W = g.in[2], HW = g.in[1] * g.in[2], OW = g.out[2], sw = g.str[2];
+  T* best = rows.best.data();
+  int32_t* tap = rows.tap.data();
   for (int64_t od = 0; od < g.out[0]; ++od) {
     const int64_t d0 = od * g.str[0] - g.pad[0];
     for (int64_t oh = 0; oh < g.out[1]; ++oh) {
       const int64_t h0 = oh * g.str[1] - g.pad[1];
       T* orow = out + (od * g.out[1] + oh) * OW;
-      int64_t* irow = kIdx ? idx + (od * g.out[1] + oh) * OW : nullptr;
-      std::fill(orow, orow + OW, -std::numeric_limits<T>::infinity());
-      if constexpr (kIdx) {
-        const int64_t base = first_inside(d0, g.dil[0]) * HW + first_inside(h0, g.dil[1]) * W;
-        for (int64_t ow = 0; ow < OW; ++ow) irow[ow] = base + first_w[ow];
-      }
+      if constexpr (!kIdx) best = orow;
+      std::fill(best, best + OW, -std::numeric_limits<T>::infinity());
+      if constexpr (kIdx) std::fill(tap, tap + OW, -1);
+      int32_t t = 0;
       for (int64_t kd = 0; kd < g.k[0]; ++kd) {
         const int64_t id = d0 + kd * g.dil[0];
-        if (id < 0 || id >= g.in[0]) continue;
+        const bool d_in = id >= 0 && id < g.in[0];
         for (int64_t kh = 0; kh < g.k[1]; ++kh) {
           const int64_t ih = h0 + kh * g.dil[1];
-          if (ih < 0 || ih >= g.in[1]) continue;
-          for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-            const int64_t w_off = kw * g.dil[2] - g.pad[2];
-            int64_t lo, hi;
-            valid_range(W, sw, w_off, OW, &lo, &hi);
-            const int64_t at = id * HW + ih * W + w_off;
+          const bool inside = d_in && ih >= 0 && ih < g.in[1];
+          for (int64_t kw = 0; kw < g.k[2]; ++kw, ++t) {
+            if (!inside) continue;
+            const int64_t at = id * HW + ih * W + taps.off[kw];
+            if constexpr (kIdx) rows.tap_base[t] = at;
             const T* row = x + at;
-            // Later elements win only when larger, or NaN (torch's rule: the last NaN).
+            const int64_t lo = taps.lo[kw], hi = taps.hi[kw];
+            // A later element wins only when larger, or NaN (torch's rule: the last NaN).
 #pragma omp simd
             for (int64_t ow = lo; ow < hi; ++ow) {
               const T v = row[ow * sw];
-              const bool take = v > orow[ow] || v != v;
-              orow[ow] = take ? v : orow[ow];
-              if constexpr (kIdx) irow[ow] = take ? at + ow * sw : irow[ow];
+              const bool take = v > best[ow] || v != v;
+              best[ow] = take ? v : best[ow];
+              if constexpr (kIdx) tap[ow] = take ? t : tap[ow];
             }
           }
+        }
+      }
+      if constexpr (kIdx) {
+        int64_t* irow = idx + (od * g.out[1] + oh) * OW;
+        const int64_t base = first_inside(d0, g.dil[0]) * HW + first_inside(h0, g.dil[1]) * W;
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          orow[ow] = best[ow];
+          irow[ow] = tap[ow] < 0 ? base + first_w[ow] : rows.tap_base[tap[ow]] + ow * sw;
         }
       }
     }
@@ -93,13 +129,17 @@ void max_pool_kernel(const T* x, T* out, int64_t* idx, const Geo3& g, int64_t pl
   for (int64_t ow = 0; ow < g.out[2]; ++ow) {
     first_w[ow] = first_inside(ow * g.str[2] - g.pad[2], g.dil[2]);
   }
+  const RowTaps taps = row_taps(g);
   const int64_t S = g.in_numel(), L = g.out_numel();
   parallel_for(0, planes, plane_grain(g), [&](int64_t p0, int64_t p1) {
+    MaxRows<T> rows{std::vector<T>(static_cast<size_t>(g.out[2])),
+                    std::vector<int32_t>(static_cast<size_t>(g.out[2])),
+                    std::vector<int64_t>(static_cast<size_t>(g.kernel_numel()))};
     for (int64_t p = p0; p < p1; ++p) {
       if (idx != nullptr) {
-        max_pool_plane<T, true>(x + p * S, out + p * L, idx + p * L, g, first_w);
+        max_pool_plane<T, true>(x + p * S, out + p * L, idx + p * L, g, taps, first_w, rows);
       } else {
-        max_pool_plane<T, false>(x + p * S, out + p * L, nullptr, g, first_w);
+        max_pool_plane<T, false>(x + p * S, out + p * L, nullptr, g, taps, first_w, rows);
       }
     }
   });
@@ -150,7 +190,7 @@ void avg_rows(const Geo3& g, const AvgPlan& a, Fn fn) {
 }
 
 template <typename T>
-void avg_pool_plane(const T* x, T* out, const Geo3& g, const AvgPlan& a) {
+void avg_pool_plane(const T* x, T* out, const Geo3& g, const AvgPlan& a, const RowTaps& taps) {
   const int64_t W = g.in[2], HW = g.in[1] * g.in[2], OW = g.out[2], sw = g.str[2];
   avg_rows<T>(g, a, [&](int64_t od, int64_t oh, const T* div) {
     T* orow = out + (od * g.out[1] + oh) * OW;
@@ -158,10 +198,8 @@ void avg_pool_plane(const T* x, T* out, const Geo3& g, const AvgPlan& a) {
     for (int64_t id = a.d.lo[od]; id < a.d.hi[od]; ++id) {
       for (int64_t ih = a.h.lo[oh]; ih < a.h.hi[oh]; ++ih) {
         for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-          const int64_t w_off = kw - g.pad[2];
-          int64_t lo, hi;
-          valid_range(W, sw, w_off, OW, &lo, &hi);
-          const T* row = x + id * HW + ih * W + w_off;
+          const int64_t lo = taps.lo[kw], hi = taps.hi[kw];
+          const T* row = x + id * HW + ih * W + taps.off[kw];
 #pragma omp simd
           for (int64_t ow = lo; ow < hi; ++ow) orow[ow] += row[ow * sw];
         }
@@ -174,7 +212,7 @@ void avg_pool_plane(const T* x, T* out, const Geo3& g, const AvgPlan& a) {
 
 template <typename T>
 void avg_pool_backward_plane(const T* go, T* gi, const Geo3& g, const AvgPlan& a,
-                             std::vector<T>& scaled) {
+                             const RowTaps& taps, std::vector<T>& scaled) {
   const int64_t W = g.in[2], HW = g.in[1] * g.in[2], OW = g.out[2], sw = g.str[2];
   std::fill(gi, gi + g.in_numel(), T(0));
   avg_rows<T>(g, a, [&](int64_t od, int64_t oh, const T* div) {
@@ -183,10 +221,8 @@ void avg_pool_backward_plane(const T* go, T* gi, const Geo3& g, const AvgPlan& a
     for (int64_t id = a.d.lo[od]; id < a.d.hi[od]; ++id) {
       for (int64_t ih = a.h.lo[oh]; ih < a.h.hi[oh]; ++ih) {
         for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-          const int64_t w_off = kw - g.pad[2];
-          int64_t lo, hi;
-          valid_range(W, sw, w_off, OW, &lo, &hi);
-          T* row = gi + id * HW + ih * W + w_off;
+          const int64_t lo = taps.lo[kw], hi = taps.hi[kw];
+          T* row = gi + id * HW + ih * W + taps.off[kw];
           for (int64_t ow = lo; ow < hi; ++ow) row[ow * sw] += scaled[ow];
         }
       }
@@ -299,10 +335,11 @@ Tensor avg_pool(const Tensor& input, const WindowGeometry& wg, bool count_includ
   if (out.numel() > 0) {
     const Tensor x = in_dtype(input, ct);
     const AvgPlan a = avg_plan(g, count_include_pad, divisor_override);
+    const RowTaps taps = row_taps(g);
     const int64_t S = g.in_numel(), L = g.out_numel();
     auto run = [&]<typename T>(const T* src, T* dst) {
       parallel_for(0, planes, plane_grain(g), [&](int64_t p0, int64_t p1) {
-        for (int64_t p = p0; p < p1; ++p) avg_pool_plane<T>(src + p * S, dst + p * L, g, a);
+        for (int64_t p = p0; p < p1; ++p) avg_pool_plane<T>(src + p * S, dst + p * L, g, a, taps);
       });
     };
     if (ct == ScalarType::Float64) {
@@ -332,12 +369,13 @@ Tensor avg_pool_backward(const Tensor& grad_output, const Shape& input_size,
   if (gi.numel() > 0) {
     const Tensor go = in_dtype(grad_output, ct);
     const AvgPlan a = avg_plan(g, count_include_pad, divisor_override);
+    const RowTaps taps = row_taps(g);
     const int64_t S = g.in_numel(), L = g.out_numel();
     auto run = [&]<typename T>(const T* src, T* dst) {
       parallel_for(0, planes, plane_grain(g), [&](int64_t p0, int64_t p1) {
         std::vector<T> scaled(static_cast<size_t>(g.out[2]));
         for (int64_t p = p0; p < p1; ++p) {
-          avg_pool_backward_plane<T>(src + p * L, dst + p * S, g, a, scaled);
+          avg_pool_backward_plane<T>(src + p * L, dst + p * S, g, a, taps, scaled);
         }
       });
     };
