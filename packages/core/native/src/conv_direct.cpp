@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -127,6 +128,62 @@ constexpr DwTable kMicroDwLanes = dw_table<true>();
 // their 16-lane sums per sample instead.
 constexpr int64_t kMaxDwLanes = int64_t{1} << 18;
 
+// The weight gradient with output channels in the vector lanes, for Cog a multiple of 16:
+// acc[q * lda + o] += sum over the valid output positions (i, j) of x[off[q] + i * Wp + j] *
+// gT[(i * OW + j) * ldg + o], for MR vectors of output channels and NK taps. No position is
+// computed twice and no lane sum is needed (the padded-width kernel above wastes the padding
+// columns and sums lanes); x is read by scalar broadcasts, which never split a cache line.
+template <int MR, int NK>
+__attribute__((target("avx512f,fma"))) void micro_dwt(const float* gT, int64_t ldg, const float* x,
+                                                      const int64_t* off, int64_t OH, int64_t OW,
+                                                      int64_t Wp, float* acc_mem, int64_t lda) {
+  __m512 acc[NK][MR];
+  for (int q = 0; q < NK; ++q) {
+    for (int r = 0; r < MR; ++r) acc[q][r] = _mm512_loadu_ps(acc_mem + q * lda + r * kVec);
+  }
+  const float* xs[NK];
+  for (int q = 0; q < NK; ++q) xs[q] = x + off[q];
+  for (int64_t i = 0; i < OH; ++i) {
+    const float* grow = gT + i * OW * ldg;
+    const int64_t xrow = i * Wp;
+    for (int64_t j = 0; j < OW; ++j) {
+      __m512 a[MR];
+      for (int r = 0; r < MR; ++r) a[r] = _mm512_loadu_ps(grow + j * ldg + r * kVec);
+      for (int q = 0; q < NK; ++q) {
+        const __m512 b = _mm512_set1_ps(xs[q][xrow + j]);
+        for (int r = 0; r < MR; ++r) acc[q][r] = _mm512_fmadd_ps(a[r], b, acc[q][r]);
+      }
+    }
+  }
+  for (int q = 0; q < NK; ++q) {
+    for (int r = 0; r < MR; ++r) _mm512_storeu_ps(acc_mem + q * lda + r * kVec, acc[q][r]);
+  }
+}
+
+constexpr int kDwtRows = 2, kDwtTaps = 8;
+using MicroDwt = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, int64_t,
+                          int64_t, float*, int64_t);
+using DwtTable = std::array<std::array<MicroDwt, kDwtTaps>, kDwtRows>;
+
+template <int MR, int... NK>
+constexpr std::array<MicroDwt, kDwtTaps> dwt_row(std::integer_sequence<int, NK...>) {
+  return {micro_dwt<MR, NK + 1>...};
+}
+constexpr DwtTable kMicroDwt = {dwt_row<1>(std::make_integer_sequence<int, kDwtTaps>{}),
+                                dwt_row<2>(std::make_integer_sequence<int, kDwtTaps>{})};
+
+// The lanes-over-channels kernel computes no padding column but first transposes grad: measured
+// to win with two vectors of channels where the padded grid wastes over ~15% (a 14 x 14 plane
+// padded to 16 columns), to lose on wide planes or 16 channels.
+bool dw_transposed(const DirectConv& d) {
+  const Padded p = padded(d);
+  return d.Cog % (kDwtRows * kVec) == 0 && d.OH * d.OW * 100 < 85 * p.Ppad;
+}
+
+float* align64(float* p) {
+  return p + (kVec - (reinterpret_cast<uintptr_t>(p) / sizeof(float)) % kVec) % kVec;
+}
+
 std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
   for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
@@ -167,7 +224,7 @@ bool conv_direct_available() {
 
 int64_t conv_direct_scratch(const DirectConv& d) {
   const Padded p = padded(d);
-  return p.xsize + d.Cog * p.Ppad;
+  return p.xsize + d.Cog * p.Ppad + kVec;  // kVec: room to align the grad buffer
 }
 
 void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
@@ -199,6 +256,7 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
 }
 
 int64_t conv_direct_dw_lanes(const DirectConv& d) {
+  if (dw_transposed(d)) return d.G * d.Cg * d.kh * d.kw * d.Cog;  // dw^T, [G][kk][Cog]
   const int64_t lanes = d.G * d.Cog * d.Cg * d.kh * d.kw * kVec;
   return lanes <= kMaxDwLanes ? lanes : 0;
 }
@@ -208,6 +266,28 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
   const std::vector<int64_t> off = tap_offsets(d, p);
+  if (lanes != nullptr && dw_transposed(d)) {
+    // grad transposed to [position][channel] rows, 64-byte aligned (aligned vector loads).
+    float* gT = align64(scratch + p.xsize);
+    const int64_t P = d.OH * d.OW;
+    for (int64_t g = 0; g < d.G; ++g) {
+      pad_planes(d, p, src + g * d.Cg * d.H * d.W, scratch);
+      const float* rows = grad + g * d.Cog * P;
+      for (int64_t o = 0; o < d.Cog; ++o) {
+        for (int64_t q = 0; q < P; ++q) gT[q * d.Cog + o] = rows[o * P + q];
+      }
+      float* w = lanes + g * kk * d.Cog;
+      for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwtRows * kVec) {
+        const int64_t mr = std::min<int64_t>(kDwtRows, (d.Cog - o0) / kVec);
+        for (int64_t k0 = 0; k0 < kk; k0 += kDwtTaps) {
+          const int64_t nk = std::min<int64_t>(kDwtTaps, kk - k0);
+          kMicroDwt[mr - 1][nk - 1](gT + o0, d.Cog, scratch, off.data() + k0, d.OH, d.OW, p.Wp,
+                                    w + k0 * d.Cog + o0, d.Cog);
+        }
+      }
+    }
+    return;
+  }
   const DwTable& table = lanes != nullptr ? kMicroDwLanes : kMicroDw;
   float* acc = lanes != nullptr ? lanes : dw;
   const int64_t width = lanes != nullptr ? kVec : 1;
@@ -239,7 +319,18 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
 
 __attribute__((target("avx512f"))) void conv_direct_dw_finish(const DirectConv& d,
                                                               const float* lanes, float* dw) {
-  const int64_t n = d.G * d.Cog * d.Cg * d.kh * d.kw;
+  const int64_t kk = d.Cg * d.kh * d.kw;
+  if (dw_transposed(d)) {
+    for (int64_t g = 0; g < d.G; ++g) {
+      const float* t = lanes + g * kk * d.Cog;
+      float* w = dw + g * d.Cog * kk;
+      for (int64_t o = 0; o < d.Cog; ++o) {
+        for (int64_t k = 0; k < kk; ++k) w[o * kk + k] += t[k * d.Cog + o];
+      }
+    }
+    return;
+  }
+  const int64_t n = d.G * d.Cog * kk;
   for (int64_t i = 0; i < n; ++i) dw[i] += _mm512_reduce_add_ps(_mm512_loadu_ps(lanes + i * kVec));
 }
 

@@ -46,7 +46,8 @@ Tensor conv_weight_grad(const Tensor& grad_output, const Tensor& input, const Wi
 std::pair<Tensor, Tensor> max_pool(const Tensor& input, const WindowGeometry& g, bool with_indices);
 // grad_output [N, C, *out] summed into [N, C, *input_size] at indices (max_pool's backward).
 Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const Shape& input_size);
-// Average of each window (g.dilation must be ones); divisor_override <= 0 means none.
+// Average of each window (g.dilation must be ones); divisor_override 0 means none (torch
+// allows negative ones).
 Tensor avg_pool(const Tensor& input, const WindowGeometry& g, bool count_include_pad,
                 int64_t divisor_override);
 // The adjoint of avg_pool: grad_output [N, C, *out] -> [N, C, *input_size].
