@@ -80,4 +80,59 @@ OPS = [
         grad="rule",
         doc="The gradient of _nn_conv with respect to its weight: [C_out, C_in / groups, *kernel].",
     ),
+    Op(
+        "_nn_max_pool",
+        function=(
+            "(input: Tensor, kernel_size: Sequence[int], stride: Sequence[int], "
+            "padding: Sequence[int], dilation: Sequence[int], output_size: Sequence[int], "
+            "with_indices: bool) -> tuple[Tensor, Tensor]"
+        ),
+        grad="rule",
+        doc="(values, indices) of the max pool of a [N, C, *spatial] input (1-3 spatial dims).",
+        details=(
+            "indices are flat positions in each input plane (an empty tensor without "
+            "with_indices); a window's maximum is its first largest element or its last NaN."
+        ),
+        example=(
+            ">>> x = ember.tensor([[[1.0, 3.0, 2.0, 5.0]]])\n"
+            ">>> v, i = ember._C._nn_max_pool(x, [2], [2], [0], [1], [2], True)\n"
+            ">>> v.tolist(), i.tolist()\n"
+            "([[[3.0, 5.0]]], [[[1, 3]]])"
+        ),
+    ),
+    Op(
+        "_nn_max_pool_backward",
+        function="(grad_output: Tensor, indices: Tensor, input_size: Sequence[int]) -> Tensor",
+        grad="rule",
+        doc="Sums grad_output [N, C, *out] into [N, C, *input_size] at the max pool's indices.",
+    ),
+    Op(
+        "_nn_avg_pool",
+        function=(
+            "(input: Tensor, kernel_size: Sequence[int], stride: Sequence[int], "
+            "padding: Sequence[int], output_size: Sequence[int], count_include_pad: bool, "
+            "divisor_override: int | None) -> Tensor"
+        ),
+        grad="rule",
+        doc="The average of each window of a [N, C, *spatial] input (1-3 spatial dims).",
+        details=(
+            "Windows reaching past the padded input are cut there; without count_include_pad "
+            "only their elements inside the input count."
+        ),
+        example=(
+            ">>> x = ember.tensor([[[1.0, 3.0, 2.0, 6.0]]])\n"
+            ">>> ember._C._nn_avg_pool(x, [2], [2], [0], [2], True, None).tolist()\n"
+            "[[[2.0, 4.0]]]"
+        ),
+    ),
+    Op(
+        "_nn_avg_pool_backward",
+        function=(
+            "(grad_output: Tensor, input_size: Sequence[int], kernel_size: Sequence[int], "
+            "stride: Sequence[int], padding: Sequence[int], count_include_pad: bool, "
+            "divisor_override: int | None) -> Tensor"
+        ),
+        grad="rule",
+        doc="The adjoint of _nn_avg_pool: grad_output [N, C, *out] -> [N, C, *input_size].",
+    ),
 ]

@@ -104,6 +104,10 @@ CASES = [
     (2, 4, 8, (13,), (4,), (1,), (3,), (2,), 1, None),  # conv1d
     (2, 2, 3, (4, 5, 3), (2, 3, 1), (1, 2, 1), (1, 0, 0), (1, 1, 1), 1, None),  # conv3d
     (3, 4, 4, (1, 9), (1, 3), (1, 1), (0, 1), (1, 1), 4, None),  # depthwise, one row
+    # Multiples of 16 channels per group: the direct kernels with channels in the vector lanes.
+    (3, 8, 32, (9, 7), (3, 2), (1, 1), (1, 0), (2, 1), 2, None),  # groups, 16 per group
+    (2, 16, 48, (5, 13), (3, 3), (1, 1), (2, 1), (1, 1), 1, None),  # 48 = 32 + 16 lanes
+    (2, 16, 16, (30,), (5,), (1,), (2,), (1,), 1, None),  # conv1d, lanes both ways
 ]
 
 

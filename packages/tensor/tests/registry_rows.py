@@ -657,6 +657,14 @@ EXAMPLES = [
         "_nn_im2col",
         ">>> x = ember.arange(9.0).reshape(1, 1, 3, 3)\n>>> cols = ember._C._nn_im2col(x, [2, 2], [1, 1], [0, 0], [1, 1], [2, 2])\n>>> cols.shape, cols[0, :, 0].tolist()  # the first window\n(ember.Size([1, 4, 4]), [0.0, 1.0, 3.0, 4.0])",
     ),
+    (
+        "_nn_max_pool",
+        ">>> x = ember.tensor([[[1.0, 3.0, 2.0, 5.0]]])\n>>> v, i = ember._C._nn_max_pool(x, [2], [2], [0], [1], [2], True)\n>>> v.tolist(), i.tolist()\n([[[3.0, 5.0]]], [[[1, 3]]])",
+    ),
+    (
+        "_nn_avg_pool",
+        ">>> x = ember.tensor([[[1.0, 3.0, 2.0, 6.0]]])\n>>> ember._C._nn_avg_pool(x, [2], [2], [0], [2], True, None).tolist()\n[[[2.0, 4.0]]]",
+    ),
     ("_to_dtype", ">>> ember.ones(2)._to_dtype(ember.int32).tolist()\n[1, 1]"),
     ("bfloat16", ">>> ember.tensor([1.5]).bfloat16().dtype\nember.bfloat16"),
     ("bool", ">>> ember.tensor([1.5]).bool().dtype\nember.bool"),

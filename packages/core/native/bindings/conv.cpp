@@ -92,6 +92,66 @@ void init_conv(nb::module_& m) {
       nb::arg("groups").none(),
       "The gradient of _nn_conv's weight: [N, C_out, *out] and [N, C, *spatial] -> [C_out, "
       "C / groups, *kernel_size].");
+  // The pooling natives: ember.nn.functional computes the output size (ceil_mode) and checks
+  // torch's arguments; each backward is a native of its own (derivatives/conv.py).
+  m.def(
+      "_nn_max_pool",
+      [](nb::handle input, nb::handle kernel, nb::handle stride, nb::handle padding,
+         nb::handle dilation, nb::handle output_size, bool with_indices) {
+        const char* op = "nn_max_pool";
+        auto [values, indices] =
+            max_pool(tensor_argument(input, op, "input"),
+                     geometry(kernel, dilation, padding, stride, output_size, op), with_indices);
+        return nb::make_tuple(wrap(values), wrap(indices));
+      },
+      nb::arg("input").none(), nb::arg("kernel_size").none(), nb::arg("stride").none(),
+      nb::arg("padding").none(), nb::arg("dilation").none(), nb::arg("output_size").none(),
+      nb::arg("with_indices"),
+      "(values, indices) of the max pool of a [N, C, *spatial] input; indices are flat in each "
+      "input plane (empty without with_indices).");
+  m.def(
+      "_nn_max_pool_backward",
+      [](nb::handle grad_output, nb::handle indices, nb::handle input_size) {
+        const char* op = "nn_max_pool_backward";
+        return wrap(max_pool_backward(tensor_argument(grad_output, op, "grad_output"),
+                                      tensor_argument(indices, op, "indices"),
+                                      to_int_list(input_size, op, "input_size")));
+      },
+      nb::arg("grad_output").none(), nb::arg("indices").none(), nb::arg("input_size").none(),
+      "Sums grad_output [N, C, *out] into [N, C, *input_size] at the max pool's indices.");
+  m.def(
+      "_nn_avg_pool",
+      [](nb::handle input, nb::handle kernel, nb::handle stride, nb::handle padding,
+         nb::handle output_size, bool count_include_pad, nb::handle divisor_override) {
+        const char* op = "nn_avg_pool";
+        WindowGeometry g = geometry(kernel, nb::make_tuple(), padding, stride, output_size, op);
+        g.dilation.assign(g.kernel.size(), 1);
+        return wrap(
+            avg_pool(tensor_argument(input, op, "input"), g, count_include_pad,
+                     optional_int_argument(divisor_override, op, "divisor_override").value_or(0)));
+      },
+      nb::arg("input").none(), nb::arg("kernel_size").none(), nb::arg("stride").none(),
+      nb::arg("padding").none(), nb::arg("output_size").none(), nb::arg("count_include_pad"),
+      nb::arg("divisor_override").none(),
+      "The average of each window of a [N, C, *spatial] input -> [N, C, *output_size].");
+  m.def(
+      "_nn_avg_pool_backward",
+      [](nb::handle grad_output, nb::handle input_size, nb::handle kernel, nb::handle stride,
+         nb::handle padding, bool count_include_pad, nb::handle divisor_override) {
+        const char* op = "nn_avg_pool_backward";
+        const Tensor go = tensor_argument(grad_output, op, "grad_output");
+        WindowGeometry g =
+            geometry(kernel, nb::make_tuple(), padding, stride, nb::make_tuple(), op);
+        g.dilation.assign(g.kernel.size(), 1);
+        if (go.dim() >= 2) g.out_size.assign(go.sizes().begin() + 2, go.sizes().end());
+        return wrap(avg_pool_backward(
+            go, to_int_list(input_size, op, "input_size"), g, count_include_pad,
+            optional_int_argument(divisor_override, op, "divisor_override").value_or(0)));
+      },
+      nb::arg("grad_output").none(), nb::arg("input_size").none(), nb::arg("kernel_size").none(),
+      nb::arg("stride").none(), nb::arg("padding").none(), nb::arg("count_include_pad"),
+      nb::arg("divisor_override").none(),
+      "The adjoint of _nn_avg_pool: grad_output [N, C, *out] -> [N, C, *input_size].");
 }
 
 }  // namespace ember::py

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -72,8 +73,10 @@ constexpr Micro kMicro[kRows + 1] = {nullptr,  micro<1>, micro<2>, micro<3>, mic
                                      micro<5>, micro<6>, micro<7>, micro<8>};
 
 // dw[r, q] += sum_p g[r * ldg + p] * x[off[q] + p] over p in [0, P), P a multiple of kVec: MR
-// output channels by NK taps, each accumulator a vector of partial sums over p.
-template <int MR, int NK>
+// output channels by NK taps, each accumulator a vector of partial sums over p. With kLanes the
+// vectors are added into lanes[(r * ldw + q) * kVec ...] (summed across lanes once per batch, not
+// once per sample: a small plane's 16-lane sums would cost as much as its products).
+template <int MR, int NK, bool kLanes>
 __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg, const float* x,
                                                      const int64_t* off, int64_t P, float* dw,
                                                      int64_t ldw) {
@@ -91,13 +94,14 @@ __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg
       for (int q = 0; q < NK; ++q) acc[r][q] = _mm512_fmadd_ps(a, b[q], acc[r][q]);
     }
   }
-  alignas(64) float lanes[kVec];
   for (int r = 0; r < MR; ++r) {
     for (int q = 0; q < NK; ++q) {
-      _mm512_store_ps(lanes, acc[r][q]);
-      float sum = 0.0f;
-      for (float v : lanes) sum += v;
-      dw[r * ldw + q] += sum;
+      if constexpr (kLanes) {
+        float* lane = dw + (r * ldw + q) * kVec;
+        _mm512_storeu_ps(lane, _mm512_add_ps(_mm512_loadu_ps(lane), acc[r][q]));
+      } else {
+        dw[r * ldw + q] += _mm512_reduce_add_ps(acc[r][q]);
+      }
     }
   }
 }
@@ -105,16 +109,80 @@ __attribute__((target("avx512f,fma"))) void micro_dw(const float* g, int64_t ldg
 constexpr int kDwRows = 4, kDwTaps = 6;
 using MicroDw = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, float*,
                          int64_t);
+using DwTable = std::array<std::array<MicroDw, kDwTaps>, kDwRows>;
+
+template <bool kLanes, int MR, int... NK>
+constexpr std::array<MicroDw, kDwTaps> dw_row(std::integer_sequence<int, NK...>) {
+  return {micro_dw<MR, NK + 1, kLanes>...};
+}
+template <bool kLanes>
+constexpr DwTable dw_table() {
+  constexpr auto taps = std::make_integer_sequence<int, kDwTaps>{};
+  return {dw_row<kLanes, 1>(taps), dw_row<kLanes, 2>(taps), dw_row<kLanes, 3>(taps),
+          dw_row<kLanes, 4>(taps)};
+}
+constexpr DwTable kMicroDw = dw_table<false>();
+constexpr DwTable kMicroDwLanes = dw_table<true>();
+
+// Lane accumulators past this many floats per thread would not stay in L2: such weights take
+// their 16-lane sums per sample instead.
+constexpr int64_t kMaxDwLanes = int64_t{1} << 18;
+
+// The weight gradient with output channels in the vector lanes, for Cog a multiple of 16:
+// acc[q * lda + o] += sum over the valid output positions (i, j) of x[off[q] + i * Wp + j] *
+// gT[(i * OW + j) * ldg + o], for MR vectors of output channels and NK taps. No position is
+// computed twice and no lane sum is needed (the padded-width kernel above wastes the padding
+// columns and sums lanes); x is read by scalar broadcasts, which never split a cache line.
+template <int MR, int NK>
+__attribute__((target("avx512f,fma"))) void micro_dwt(const float* gT, int64_t ldg, const float* x,
+                                                      const int64_t* off, int64_t OH, int64_t OW,
+                                                      int64_t Wp, float* acc_mem, int64_t lda) {
+  __m512 acc[NK][MR];
+  for (int q = 0; q < NK; ++q) {
+    for (int r = 0; r < MR; ++r) acc[q][r] = _mm512_loadu_ps(acc_mem + q * lda + r * kVec);
+  }
+  const float* xs[NK];
+  for (int q = 0; q < NK; ++q) xs[q] = x + off[q];
+  for (int64_t i = 0; i < OH; ++i) {
+    const float* grow = gT + i * OW * ldg;
+    const int64_t xrow = i * Wp;
+    for (int64_t j = 0; j < OW; ++j) {
+      __m512 a[MR];
+      for (int r = 0; r < MR; ++r) a[r] = _mm512_loadu_ps(grow + j * ldg + r * kVec);
+      for (int q = 0; q < NK; ++q) {
+        const __m512 b = _mm512_set1_ps(xs[q][xrow + j]);
+        for (int r = 0; r < MR; ++r) acc[q][r] = _mm512_fmadd_ps(a[r], b, acc[q][r]);
+      }
+    }
+  }
+  for (int q = 0; q < NK; ++q) {
+    for (int r = 0; r < MR; ++r) _mm512_storeu_ps(acc_mem + q * lda + r * kVec, acc[q][r]);
+  }
+}
+
+constexpr int kDwtRows = 2, kDwtTaps = 8;
+using MicroDwt = void (*)(const float*, int64_t, const float*, const int64_t*, int64_t, int64_t,
+                          int64_t, float*, int64_t);
+using DwtTable = std::array<std::array<MicroDwt, kDwtTaps>, kDwtRows>;
 
 template <int MR, int... NK>
-constexpr std::array<MicroDw, kDwTaps> dw_row(std::integer_sequence<int, NK...>) {
-  return {micro_dw<MR, NK + 1>...};
+constexpr std::array<MicroDwt, kDwtTaps> dwt_row(std::integer_sequence<int, NK...>) {
+  return {micro_dwt<MR, NK + 1>...};
 }
-constexpr std::array<std::array<MicroDw, kDwTaps>, kDwRows> kMicroDw = {
-    dw_row<1>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<2>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<3>(std::make_integer_sequence<int, kDwTaps>{}),
-    dw_row<4>(std::make_integer_sequence<int, kDwTaps>{})};
+constexpr DwtTable kMicroDwt = {dwt_row<1>(std::make_integer_sequence<int, kDwtTaps>{}),
+                                dwt_row<2>(std::make_integer_sequence<int, kDwtTaps>{})};
+
+// The lanes-over-channels kernel computes no padding column but first transposes grad: measured
+// to win with two vectors of channels where the padded grid wastes over ~15% (a 14 x 14 plane
+// padded to 16 columns), to lose on wide planes or 16 channels.
+bool dw_transposed(const DirectConv& d) {
+  const Padded p = padded(d);
+  return d.Cog % (kDwtRows * kVec) == 0 && d.OH * d.OW * 100 < 85 * p.Ppad;
+}
+
+float* align64(float* p) {
+  return p + (kVec - (reinterpret_cast<uintptr_t>(p) / sizeof(float)) % kVec) % kVec;
+}
 
 std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
@@ -156,7 +224,7 @@ bool conv_direct_available() {
 
 int64_t conv_direct_scratch(const DirectConv& d) {
   const Padded p = padded(d);
-  return p.xsize + d.Cog * p.Ppad;
+  return p.xsize + d.Cog * p.Ppad + kVec;  // kVec: room to align the grad buffer
 }
 
 void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
@@ -187,11 +255,42 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
   }
 }
 
+int64_t conv_direct_dw_lanes(const DirectConv& d) {
+  if (dw_transposed(d)) return d.G * d.Cg * d.kh * d.kw * d.Cog;  // dw^T, [G][kk][Cog]
+  const int64_t lanes = d.G * d.Cog * d.Cg * d.kh * d.kw * kVec;
+  return lanes <= kMaxDwLanes ? lanes : 0;
+}
+
 void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
-                                 float* dw, float* scratch) {
+                                 float* dw, float* lanes, float* scratch) {
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
   const std::vector<int64_t> off = tap_offsets(d, p);
+  if (lanes != nullptr && dw_transposed(d)) {
+    // grad transposed to [position][channel] rows, 64-byte aligned (aligned vector loads).
+    float* gT = align64(scratch + p.xsize);
+    const int64_t P = d.OH * d.OW;
+    for (int64_t g = 0; g < d.G; ++g) {
+      pad_planes(d, p, src + g * d.Cg * d.H * d.W, scratch);
+      const float* rows = grad + g * d.Cog * P;
+      for (int64_t o = 0; o < d.Cog; ++o) {
+        for (int64_t q = 0; q < P; ++q) gT[q * d.Cog + o] = rows[o * P + q];
+      }
+      float* w = lanes + g * kk * d.Cog;
+      for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwtRows * kVec) {
+        const int64_t mr = std::min<int64_t>(kDwtRows, (d.Cog - o0) / kVec);
+        for (int64_t k0 = 0; k0 < kk; k0 += kDwtTaps) {
+          const int64_t nk = std::min<int64_t>(kDwtTaps, kk - k0);
+          kMicroDwt[mr - 1][nk - 1](gT + o0, d.Cog, scratch, off.data() + k0, d.OH, d.OW, p.Wp,
+                                    w + k0 * d.Cog + o0, d.Cog);
+        }
+      }
+    }
+    return;
+  }
+  const DwTable& table = lanes != nullptr ? kMicroDwLanes : kMicroDw;
+  float* acc = lanes != nullptr ? lanes : dw;
+  const int64_t width = lanes != nullptr ? kVec : 1;
   float* x = scratch;
   float* gp = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
@@ -206,16 +305,33 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
       }
       std::fill(dst + p.P, dst + p.Ppad, 0.0f);
     }
-    float* w = dw + g * d.Cog * kk;
+    float* w = acc + g * d.Cog * kk * width;
     for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwRows) {
       const int64_t mr = std::min<int64_t>(kDwRows, d.Cog - o0);
       for (int64_t k0 = 0; k0 < kk; k0 += kDwTaps) {
         const int64_t nk = std::min<int64_t>(kDwTaps, kk - k0);
-        kMicroDw[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
-                                 w + o0 * kk + k0, kk);
+        table[mr - 1][nk - 1](gp + o0 * p.Ppad, p.Ppad, x, off.data() + k0, p.Ppad,
+                              w + (o0 * kk + k0) * width, kk);
       }
     }
   }
+}
+
+__attribute__((target("avx512f"))) void conv_direct_dw_finish(const DirectConv& d,
+                                                              const float* lanes, float* dw) {
+  const int64_t kk = d.Cg * d.kh * d.kw;
+  if (dw_transposed(d)) {
+    for (int64_t g = 0; g < d.G; ++g) {
+      const float* t = lanes + g * kk * d.Cog;
+      float* w = dw + g * d.Cog * kk;
+      for (int64_t o = 0; o < d.Cog; ++o) {
+        for (int64_t k = 0; k < kk; ++k) w[o * kk + k] += t[k * d.Cog + o];
+      }
+    }
+    return;
+  }
+  const int64_t n = d.G * d.Cog * kk;
+  for (int64_t i = 0; i < n; ++i) dw[i] += _mm512_reduce_add_ps(_mm512_loadu_ps(lanes + i * kVec));
 }
 
 }  // namespace ember

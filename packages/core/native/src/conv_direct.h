@@ -22,9 +22,15 @@ int64_t conv_direct_scratch(const DirectConv& d);
 // bias may be null. scratch: conv_direct_scratch(d) floats, contents ignored.
 void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
                      float* out, float* scratch);
+// Floats of lane accumulators the weight gradient keeps across samples (0 where they would not
+// fit in cache: each sample then sums straight into dw).
+int64_t conv_direct_dw_lanes(const DirectConv& d);
 // The weight gradient of that convolution from one sample, ADDED into dw [G * Cog, Cg, kh, kw]:
-// dw[o, c, a, b] += sum grad[o, i, j] * src[c', i + a * dh - ph, j + b * dw - pw].
+// dw[o, c, a, b] += sum grad[o, i, j] * src[c', i + a * dh - ph, j + b * dw - pw]. With lanes
+// (conv_direct_dw_lanes(d) floats, zeroed before a batch's first sample) the sums go there instead,
+// and conv_direct_dw_finish adds them into dw after the batch's last sample.
 void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
-                                 float* dw, float* scratch);
+                                 float* dw, float* lanes, float* scratch);
+void conv_direct_dw_finish(const DirectConv& d, const float* lanes, float* dw);
 
 }  // namespace ember

@@ -12,55 +12,15 @@
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
+#include "window3.h"
 
 namespace ember {
 namespace {
 
-struct Geo3 {
-  int64_t in[3], k[3], dil[3], pad[3], str[3], out[3];
-  int64_t kernel_numel() const { return k[0] * k[1] * k[2]; }
-  int64_t out_numel() const { return out[0] * out[1] * out[2]; }
-  int64_t in_numel() const { return in[0] * in[1] * in[2]; }
-};
-
-int64_t ceil_div(int64_t n, int64_t d) { return n > 0 ? (n + d - 1) / d : -((-n) / d); }
-
-// The window positions o in [lo, hi) whose read o * stride + offset lies in [0, size).
-void valid_range(int64_t size, int64_t stride, int64_t offset, int64_t count, int64_t* lo,
-                 int64_t* hi) {
-  *lo = std::clamp<int64_t>(ceil_div(-offset, stride), 0, count);
-  *hi = std::clamp<int64_t>(ceil_div(size - offset, stride), *lo, count);
-}
-
-Geo3 to_geo3(const Shape& spatial, const WindowGeometry& g, const char* op) {
-  const size_t d = g.kernel.size();
-  EMBER_CHECK(d >= 1 && d <= 3 && spatial.size() == d && g.dilation.size() == d &&
-                  g.padding.size() == d && g.stride.size() == d && g.out_size.size() == d,
-              RuntimeError, "[", op,
-              "] expected 1 to 3 spatial dims with one kernel size, "
-              "dilation, padding, stride and output size each, got input spatial size ",
-              spatial, " and kernel_size ", g.kernel);
-  Geo3 r{};
-  const size_t lead = 3 - d;
-  for (size_t i = 0; i < 3; ++i) {
-    const bool unit = i < lead;
-    const size_t j = i - lead;
-    r.in[i] = unit ? 1 : spatial[j];
-    r.k[i] = unit ? 1 : g.kernel[j];
-    r.dil[i] = unit ? 1 : g.dilation[j];
-    r.pad[i] = unit ? 0 : g.padding[j];
-    r.str[i] = unit ? 1 : g.stride[j];
-    r.out[i] = unit ? 1 : g.out_size[j];
-    EMBER_CHECK(r.k[i] > 0 && r.dil[i] > 0 && r.str[i] > 0 && r.pad[i] >= 0 && r.out[i] >= 0 &&
-                    r.in[i] >= 0,
-                RuntimeError, "[", op,
-                "] kernel_size, dilation and stride must be positive, "
-                "padding and sizes non-negative; got kernel_size ",
-                g.kernel, ", dilation ", g.dilation, ", padding ", g.padding, ", stride ", g.stride,
-                ", output size ", g.out_size);
-  }
-  return r;
-}
+using window::compute_dtype;
+using window::Geo3;
+using window::to_geo3;
+using window::valid_range;
 
 // Walks every (kernel position, output row) pair of one plane: fn(row_of_columns, input_row or
 // nullptr when the row is outside the input, first valid ow, end of valid ow, input offset of
@@ -158,15 +118,6 @@ void col2im_kernel(const T* cols, T* x, const Geo3& g, int64_t planes) {
   parallel_for(0, planes, plane_grain(g), [&](int64_t begin, int64_t end) {
     col2im_planes(cols + begin * KL, x, g, begin, end);
   });
-}
-
-// float16/bfloat16 run in float32 (rounded once at the end); other non-float types are refused.
-ScalarType compute_dtype(ScalarType dt, const char* op) {
-  EMBER_CHECK(dt == ScalarType::Float32 || dt == ScalarType::Float64 || dt == ScalarType::Float16 ||
-                  dt == ScalarType::BFloat16,
-              RuntimeError, "[", op, "] not implemented for '", dtype_name(dt),
-              "': expected a floating point tensor");
-  return dt == ScalarType::Float64 ? ScalarType::Float64 : ScalarType::Float32;
 }
 
 }  // namespace
@@ -433,14 +384,20 @@ void conv_weight_grad_kernel(const ConvDims& c, const T* go, const T* x, T* dw) 
   if constexpr (std::is_same_v<T, float>) {
     if (direct_applies(c)) {
       const DirectConv d = direct_forward(c);
-      over_samples<float>(
-          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t slot) {
-            for (int64_t n = n0; n < n1; ++n) {
-              conv_direct_weight_grad_f32(d, x + n * c.C * c.S, go + n * c.Cout * c.L,
-                                          partial.data() + slot * W, buf);
-            }
-            used[static_cast<size_t>(slot)] = n1 > n0;
-          });
+      const int64_t lanes = conv_direct_dw_lanes(d);
+      over_samples<float>(c.N, conv_direct_scratch(d) + lanes,
+                          [&](int64_t n0, int64_t n1, float* buf, int64_t slot) {
+                            float* acc = lanes > 0 ? buf + conv_direct_scratch(d) : nullptr;
+                            if (acc != nullptr) std::fill(acc, acc + lanes, 0.0f);
+                            for (int64_t n = n0; n < n1; ++n) {
+                              conv_direct_weight_grad_f32(d, x + n * c.C * c.S,
+                                                          go + n * c.Cout * c.L,
+                                                          partial.data() + slot * W, acc, buf);
+                            }
+                            if (acc != nullptr)
+                              conv_direct_dw_finish(d, acc, partial.data() + slot * W);
+                            used[static_cast<size_t>(slot)] = n1 > n0;
+                          });
       done = true;
     }
   }

@@ -8,6 +8,10 @@ The convolution natives close the same way: ``_nn_conv`` (y = conv(x, w)) has th
 ``_nn_conv_input_grad(g, w)`` (the transposed convolution) and the weight gradient
 ``_nn_conv_weight_grad(g, x)``; each of those is linear in both arguments, and their adjoints are
 again one of the three, so every order of gradient is one native call per input.
+
+The pools: ``_nn_max_pool``'s input gradient is ``_nn_max_pool_backward`` (a scatter-add at the
+saved indices), whose own gradient is a gather at those indices; ``_nn_avg_pool`` and
+``_nn_avg_pool_backward`` are each other's adjoints.
 """
 
 from __future__ import annotations
@@ -67,6 +71,31 @@ def _weight_grad_input(g: Any, a: Any) -> Any:
     )
 
 
+def _max_pool_input(g: Any, a: Any) -> Any:
+    return _C._nn_max_pool_backward(g[0], a.result[1], a.input_shape[2:])
+
+
+def _max_pool_backward_grad_output(g: Any, a: Any) -> Any:
+    # The adjoint of a scatter-add at the indices is a gather at them, plane by plane.
+    planes = g.flatten(2)
+    indices = a.indices.flatten(2)
+    return planes.gather(2, indices).reshape(a.indices.shape)
+
+
+def _avg_pool_input(g: Any, a: Any) -> Any:
+    spatial = a.input_shape[2:]
+    return _C._nn_avg_pool_backward(
+        g, spatial, a.kernel_size, a.stride, a.padding, a.count_include_pad, a.divisor_override
+    )
+
+
+def _avg_pool_backward_grad_output(g: Any, a: Any) -> Any:
+    out = a.grad_output_shape[2:]
+    return _C._nn_avg_pool(
+        g, a.kernel_size, a.stride, a.padding, out, a.count_include_pad, a.divisor_override
+    )
+
+
 RULES: dict[str, Rule] = {
     "_nn_conv": Rule(
         "input, weight, bias, stride, padding, dilation, groups, output_size",
@@ -84,6 +113,10 @@ RULES: dict[str, Rule] = {
         grad_output=_weight_grad_grad_output,
         input=_weight_grad_input,
     ),
+    "_nn_max_pool": Rule(outputs=(0,), input=_max_pool_input),
+    "_nn_max_pool_backward": Rule(grad_output=_max_pool_backward_grad_output),
+    "_nn_avg_pool": Rule(input=_avg_pool_input),
+    "_nn_avg_pool_backward": Rule(grad_output=_avg_pool_backward_grad_output),
     "_nn_im2col": Rule(
         "input, kernel_size, dilation, padding, stride, output_size, pad_value=0.0",
         input=_im2col_backward,

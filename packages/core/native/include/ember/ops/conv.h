@@ -3,6 +3,8 @@
 // (K: kernel positions, L: output positions); col2im is its adjoint (sums columns back).
 #pragma once
 
+#include <utility>
+
 #include "ember/tensor.h"
 
 namespace ember {
@@ -35,5 +37,21 @@ Tensor conv_input_grad(const Tensor& grad_output, const Tensor& weight, const Sh
 // [C_out, C / groups, *g.kernel].
 Tensor conv_weight_grad(const Tensor& grad_output, const Tensor& input, const WindowGeometry& g,
                         int64_t groups);
+
+// Pooling over 1 to 3 spatial dims of [N, C, *S] float inputs, one (n, c) plane per task; the
+// output size (ceil_mode included) is the caller's: windows reaching past the padded input are
+// cut there. max_pool returns (values, indices) with indices flat in each input plane, as torch's;
+// without with_indices the indices tensor is empty. A window's maximum is its first largest
+// element, or its last NaN.
+std::pair<Tensor, Tensor> max_pool(const Tensor& input, const WindowGeometry& g, bool with_indices);
+// grad_output [N, C, *out] summed into [N, C, *input_size] at indices (max_pool's backward).
+Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const Shape& input_size);
+// Average of each window (g.dilation must be ones); divisor_override 0 means none (torch
+// allows negative ones).
+Tensor avg_pool(const Tensor& input, const WindowGeometry& g, bool count_include_pad,
+                int64_t divisor_override);
+// The adjoint of avg_pool: grad_output [N, C, *out] -> [N, C, *input_size].
+Tensor avg_pool_backward(const Tensor& grad_output, const Shape& input_size,
+                         const WindowGeometry& g, bool count_include_pad, int64_t divisor_override);
 
 }  // namespace ember

@@ -1,10 +1,11 @@
 """Pooling: max/avg/lp pools over sliding windows, adaptive pools, max_unpool.
 
-Sliding-window pools run on the columns of ``_C._nn_im2col`` (the input's channels folded into
-the batch, [N * C, K, L]): max_pool is a max over K (padding reads -inf), avg_pool a sum over K
-divided by each window's count. Their backward is the reduction's (a scatter into the columns)
-followed by the native col2im. Adaptive average pools are one small matrix product per spatial
-dim (the pool is separable); adaptive max pools gather each window's elements by index.
+Sliding-window pools are one native call each way: ``_C._nn_max_pool`` (values and flat
+indices; its backward ``_C._nn_max_pool_backward`` scatters the gradient at the indices) and
+``_C._nn_avg_pool`` (its backward ``_C._nn_avg_pool_backward``), each (n, c) plane a task of the
+pool. This module checks torch's arguments and computes the output size (ceil_mode). Adaptive
+average pools are one small matrix product per spatial dim (the pool is separable); adaptive max
+pools gather each window's elements by index.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 import numpy as np
 
 import ember
-from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional._window import IntOrTuple, batched, float_only, is_tensor, ntuple
 from ember_core import _C
@@ -77,58 +77,6 @@ def _window_args(
     return x, unbatched, (k, s, p, dil, out)
 
 
-def _window_positions(
-    spatial: tuple[int, ...],
-    k: tuple[int, ...],
-    s: tuple[int, ...],
-    p: tuple[int, ...],
-    dil: tuple[int, ...],
-    out: tuple[int, ...],
-) -> np.ndarray:
-    """[K, L] flat input position read by kernel offset K at output position L. Padding
-    positions hold torch's index for a window with no input element: the window's first
-    position at or after 0 along each dim (what its kernel reports for all -inf windows)."""
-    d = len(spatial)
-    in_strides = [math.prod(spatial[i + 1 :]) for i in range(d)]
-    flat = np.zeros((*k, *out), dtype=np.int64)
-    fallback = np.zeros((*k, *out), dtype=np.int64)
-    inside = np.ones((*k, *out), dtype=bool)
-    for i in range(d):
-        start = np.arange(out[i]) * s[i] - p[i]
-        pos = start[None, :] + np.arange(k[i])[:, None] * dil[i]
-        first = np.where(start < 0, start + (-start + dil[i] - 1) // dil[i] * dil[i], start)
-        shape = [1] * (2 * d)
-        shape[i], shape[d + i] = k[i], out[i]
-        flat = flat + pos.reshape(shape) * in_strides[i]
-        inside = inside & ((pos >= 0) & (pos < spatial[i])).reshape(shape)
-        fallback = fallback + first.reshape([1] * d + shape[d:]) * in_strides[i]
-    flat = np.where(inside, flat, fallback)
-    return flat.reshape(math.prod(k), math.prod(out))
-
-
-def _first_argmax(columns: Any) -> Any:
-    """[N, 1, L] index of each window's maximum over dim 1, as torch's max pools pick it: the
-    first maximum, or the last NaN in a window holding one.
-
-    An amax, a compare and a scored amax: fast reductions instead of ``max(dim)``'s
-    value-and-index one (measured ~4x slower here); the values are then a gather, whose backward
-    sends each window's gradient to that one element, as torch's max pools do.
-    """
-    k = columns.shape[1]
-    with no_grad():
-        peak = columns.amax(dim=1, keepdim=True)
-        pos = ember.arange(k).reshape(1, k, 1)
-        # Scores: a NaN at i scores k + 1 + i (later wins), a maximum at i scores k - i
-        # (earlier wins), anything else 0; the best score decodes back to its position.
-        # (Products of masks, not ember.where: measured 3x faster here.)
-        score = (columns == peak) * (k - pos)
-        if not bool(peak.isnan().any()):  # amax propagates NaN: no NaN peak, no NaN at all
-            return k - score.amax(dim=1, keepdim=True)
-        score = ember.maximum(score, columns.isnan() * (k + 1 + pos))
-        best = score.amax(dim=1, keepdim=True)
-        return (k - best) + (best > k) * (2 * best - (2 * k + 1))
-
-
 def _max_pool(
     input: Any,
     kernel_size: IntOrTuple,
@@ -143,24 +91,13 @@ def _max_pool(
     x, unbatched, (k, s, p, dil, out) = _window_args(
         input, kernel_size, stride, padding, dilation, ceil_mode, d, op, "effective kernel"
     )
-    n, c, spatial = x.shape[0], x.shape[1], tuple(x.shape[2:])
-    planes = x.reshape(n * c, 1, *spatial)
-    columns = _C._nn_im2col(planes, k, dil, p, s, out, -math.inf)
-    if not return_indices and not (x.requires_grad and ember.is_grad_enabled()):
-        # No gradient to route and no indices: the values alone are one fast reduction.
-        result = columns.amax(dim=1).reshape(n, c, *out)
-        return result.squeeze(0) if unbatched else result
-    arg = _first_argmax(columns)
-    result = columns.gather(1, arg).reshape(n, c, *out)
+    # Indices only where they are returned or a gradient will be routed through them.
+    with_indices = return_indices or (x.requires_grad and ember.is_grad_enabled())
+    result, indices = _C._nn_max_pool(x, k, s, p, dil, out, with_indices)
     if unbatched:
         result = result.squeeze(0)
-    if not return_indices:
-        return result
-    table = ember.from_numpy(_window_positions(spatial, k, s, p, dil, out))
-    length = math.prod(out)
-    flat = arg.squeeze(1) * length + ember.arange(length)
-    indices = ember.take(table, flat).reshape(result.shape)
-    return result, indices
+        indices = indices.squeeze(0) if return_indices else indices
+    return (result, indices) if return_indices else result
 
 
 def max_pool1d(
@@ -318,27 +255,6 @@ def _max_pool3d_with_indices_impl(
     return r
 
 
-def _avg_divisor(
-    spatial: tuple[int, ...],
-    k: tuple[int, ...],
-    s: tuple[int, ...],
-    p: tuple[int, ...],
-    out: tuple[int, ...],
-    count_include_pad: bool,
-) -> np.ndarray:
-    """How many positions each window averages (torch's rule: windows past the padded end are
-    cut there; without count_include_pad only positions inside the input count)."""
-    total = np.ones((), dtype=np.float64)
-    for i in range(len(spatial)):
-        start = np.arange(out[i]) * s[i] - p[i]
-        end = np.minimum(start + k[i], spatial[i] + p[i])
-        size = end - start
-        if not count_include_pad:
-            size = np.minimum(end, spatial[i]) - np.maximum(start, 0)
-        total = np.multiply.outer(total, size)
-    return total.reshape(-1)
-
-
 def _avg_pool(
     input: Any,
     kernel_size: IntOrTuple,
@@ -350,22 +266,12 @@ def _avg_pool(
     d: int,
 ) -> Any:
     op = f"avg_pool{d}d"
-    x, unbatched, (k, s, p, dil, out) = _window_args(
+    x, unbatched, (k, s, p, _, out) = _window_args(
         input, kernel_size, stride, padding, 1, ceil_mode, d, op, "kernel"
     )
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError(f"{op}: divisor must be not zero")
-    n, c, spatial = x.shape[0], x.shape[1], tuple(x.shape[2:])
-    columns = _C._nn_im2col(x.reshape(n * c, 1, *spatial), k, dil, p, s, out)
-    sums = columns.sum(dim=1)
-    if divisor_override is not None:
-        result = sums / float(divisor_override)
-    elif not any(p) and not ceil_mode:
-        result = sums / float(math.prod(k))
-    else:
-        divisor = _avg_divisor(spatial, k, s, p, out, count_include_pad)
-        result = sums / ember.from_numpy(divisor).to(x.dtype)
-    result = result.reshape(n, c, *out)
+    result = _C._nn_avg_pool(x, k, s, p, out, count_include_pad, divisor_override)
     return result.squeeze(0) if unbatched else result
 
 
