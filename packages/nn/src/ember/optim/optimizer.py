@@ -153,6 +153,11 @@ def _fusable(tensors: Iterable[Tensor]) -> bool:
     return True
 
 
+def _use_fused(foreach: bool | None, tensors: Iterable[Tensor]) -> bool:
+    """Whether a step takes its native fused path: by default, unless ``foreach=False``."""
+    return foreach is not False and _fusable(tensors)
+
+
 def _group_by_dtype(indices: Iterable[int], params: list[Tensor]) -> dict[Any, list[int]]:
     groups: dict[Any, list[int]] = {}
     for i in indices:
