@@ -1,8 +1,8 @@
 """torch's CPU autocast op lists (aten/src/ATen/autocast_mode.cpp, CPU section), by policy.
 
 ember registers the names its native dispatch has (functions and ``Tensor.`` methods); the ops
-that ember implements in Python over other ops are covered through those ops or not at all:
-``ember.amp.autocast_coverage()`` lists both sets.
+that ember implements in Python are wrapped where they are defined (``_python_ops.py``);
+``ember.amp.autocast_coverage()`` lists what is covered and what is not.
 """
 
 from __future__ import annotations
@@ -43,6 +43,11 @@ PROMOTE = ("stack", "cat", "index_copy")
 EMBER_ALIASES = {
     "fft_fft": ("_fft_c2c", "_fft_r2c"),
     "fft_irfft": ("_fft_c2r",),
+    # nn.functional.conv1d/2d/3d (and nn.Conv*) reach ember's one native convolution.
+    "conv1d": ("_nn_conv",),
+    "conv2d": ("_nn_conv",),
+    "conv3d": ("_nn_conv",),
+    "_convolution": ("_nn_conv",),
 }
 
 # Policy codes of _C._set_autocast_ops.
