@@ -273,8 +273,11 @@ inline T sign_of(T x) {
 // Rprop. a = etaminus, b = etaplus, c = step_size_min, d = step_size_max; state: prev, step_size.
 template <typename T, int F>
 struct Rprop {
-  static constexpr int kVariants = 2;
-  static int flags(const OptimStepParams& p) { return p.maximize ? kMax : 0; }
+  static constexpr int kVariants = 4;
+  // Bit 2: a NaN bound (never in practice) makes every size NaN or that bound.
+  static int flags(const OptimStepParams& p) {
+    return (p.maximize ? kMax : 0) | (std::isnan(p.c) || std::isnan(p.d) ? 2 : 0);
+  }
   static void run(char* param, const char* grad, char* const* state, int64_t n,
                   const OptimStepParams& p) {
     T* __restrict pp = reinterpret_cast<T*>(param);
@@ -290,20 +293,16 @@ struct Rprop {
       s = s > 0 ? etaplus : s;
       s = s < 0 ? etaminus : s;
       s = s == 0 ? T(1) : s;
-      // clamp_(lo, hi): NaN propagates, min wins when min > max.
+      // clamp_(lo, hi) as ember's ClampBoth: a NaN size stays NaN (both tests are false).
       T size = sp[i] * s;
-      if (!std::isnan(size)) {
-        if (std::isnan(lo)) {
-          size = lo;
-        } else if (std::isnan(hi)) {
-          size = hi;
-        } else {
-          size = size < lo ? lo : size;
-          size = size > hi ? hi : size;
-        }
+      if constexpr (F & 2) {
+        size = std::isnan(size) ? size : (std::isnan(lo) ? lo : hi);
+      } else {
+        size = size < lo ? lo : size;
+        size = size > hi ? hi : size;
       }
       sp[i] = size;
-      if (s == etaminus) g = T(0);
+      g = s == etaminus ? T(0) : g;
       pp[i] = add_scaled(pp[i], T(-1), sign_of(g) * size);
       prevp[i] = g;
     }

@@ -43,10 +43,7 @@ PROMOTE = ("stack", "cat", "index_copy")
 EMBER_ALIASES = {
     "fft_fft": ("_fft_c2c", "_fft_r2c"),
     "fft_irfft": ("_fft_c2r",),
-    # nn.functional.conv1d/2d/3d (and nn.Conv*) reach ember's one native convolution.
-    "conv1d": ("_nn_conv",),
-    "conv2d": ("_nn_conv",),
-    "conv3d": ("_nn_conv",),
+    # torch's _convolution: every nn.functional.conv*d reaches ember's one native convolution.
     "_convolution": ("_nn_conv",),
 }
 

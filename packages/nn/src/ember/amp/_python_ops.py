@@ -23,6 +23,11 @@ from ember._tensor import Tensor
 _NN = "ember.nn._functional."
 PYTHON_OPS: dict[str, tuple[str, str, str]] = {
     "linear": (_NN + "linear", "linear", "lower"),
+    # nn.functional checks that input and weight share a dtype before the native conv runs, so
+    # the cast happens here (a bfloat16 activation meets float32 weights).
+    "conv1d": (_NN + "conv", "conv1d", "lower"),
+    "conv2d": (_NN + "conv", "conv2d", "lower"),
+    "conv3d": (_NN + "conv", "conv3d", "lower"),
     "conv_transpose1d": (_NN + "conv", "conv_transpose1d", "lower"),
     "conv_transpose2d": (_NN + "conv", "conv_transpose2d", "lower"),
     "conv_transpose3d": (_NN + "conv", "conv_transpose3d", "lower"),
