@@ -5,7 +5,9 @@ fused native step, ember's op-by-op reference path (foreach=False) and torch's d
         uv run python benchmarks/optim_step.py
 
 Adam moves 28 bytes per parameter (read p, g, m, v; write p, m, v), SGD with momentum 20 (read p,
-g, buf; write p, buf): GB/s is that traffic divided by the median step time.
+g, buf; write p, buf): GB/s is that traffic divided by the median step time. Every other optimizer
+is listed with its own traffic (4 bytes per tensor read or written per parameter).
+`python benchmarks/optim_step.py adam rprop` runs only those rows.
 """
 
 from __future__ import annotations
@@ -52,28 +54,37 @@ def median_time(step: Callable[[], None], repeats: int = 15) -> float:
     return float(np.median(times))
 
 
-def ember_step(kind: str, foreach: bool | None) -> float:
+# (row, optimizer class name, arguments, bytes of traffic per parameter, torch's other CPU paths)
+ROWS: list[tuple[str, str, dict[str, object], int, tuple[str, ...]]] = [
+    ("adam", "Adam", {}, 28, ("foreach", "fused")),
+    ("sgd_momentum", "SGD", {"lr": 0.01, "momentum": 0.9}, 20, ("foreach", "fused")),
+    ("rmsprop", "RMSprop", {}, 20, ("foreach",)),
+    ("rmsprop_c_m", "RMSprop", {"centered": True, "momentum": 0.9}, 36, ("foreach",)),
+    ("adagrad", "Adagrad", {"lr_decay": 1e-3}, 20, ("foreach", "fused")),
+    ("adadelta", "Adadelta", {}, 28, ("foreach",)),
+    ("adamax", "Adamax", {}, 28, ("foreach",)),
+    ("nadam", "NAdam", {}, 28, ("foreach",)),
+    ("radam", "RAdam", {}, 28, ("foreach",)),
+    ("asgd", "ASGD", {}, 20, ("foreach",)),
+    ("rprop", "Rprop", {}, 28, ("foreach",)),
+]
+
+
+def ember_step(cls: str, kwargs: dict[str, object], foreach: bool | None) -> float:
     ps = [ember.randn(n, requires_grad=True) for n in sizes()]
     for p in ps:
         p.grad = ember.randn(p.shape[0])
-    opt = (
-        ember.optim.Adam(ps, foreach=foreach)
-        if kind == "adam"
-        else ember.optim.SGD(ps, lr=0.01, momentum=0.9, foreach=foreach)
-    )
+    opt = getattr(ember.optim, cls)(ps, foreach=foreach, **kwargs)
     return median_time(opt.step)
 
 
-def torch_step(kind: str, **flags: bool) -> float:
+def torch_step(cls: str, kwargs: dict[str, object], **flags: bool) -> float:
     # No flags: torch's default, which for CPU tensors is the single-tensor loop (torch picks
     # foreach only on CUDA-like devices); foreach=True and fused=True are its other CPU paths.
     ps = [torch.randn(n, requires_grad=True) for n in sizes()]
     for p in ps:
         p.grad = torch.randn(p.shape[0])
-    if kind == "adam":
-        opt = torch.optim.Adam(ps, **flags)
-    else:
-        opt = torch.optim.SGD(ps, lr=0.01, momentum=0.9, **flags)
+    opt = getattr(torch.optim, cls)(ps, **kwargs, **flags)
     return median_time(opt.step)
 
 
@@ -91,9 +102,12 @@ def main() -> None:
     if torch is not None:
         torch.set_num_threads(THREADS)
     print(f"triad (ember add out=, {THREADS} threads): {triad_bandwidth():5.1f} GB/s", flush=True)
-    for kind, nbytes in (("adam", 28), ("sgd_momentum", 20)):
-        fused = ember_step(kind.split("_")[0], None)
-        ref = ember_step(kind.split("_")[0], False)
+    wanted = set(sys.argv[1:])
+    for kind, cls, kwargs, nbytes, torch_paths in ROWS:
+        if wanted and kind not in wanted:
+            continue
+        fused = ember_step(cls, kwargs, None)
+        ref = ember_step(cls, kwargs, False)
         line = (
             f"{kind:13s} ember fused {fused * 1e3:7.2f} ms ({nbytes * TOTAL / fused / 1e9:5.1f}"
             f" GB/s)  ember op-by-op {ref * 1e3:7.2f} ms"
@@ -101,12 +115,9 @@ def main() -> None:
         print(line, flush=True)
         if torch is None:
             continue
-        for label, flags in (
-            ("default", {}),
-            ("foreach", {"foreach": True}),
-            ("fused", {"fused": True}),
-        ):
-            t = torch_step(kind.split("_")[0], **flags)
+        for label in ("default", *torch_paths):
+            flags = {} if label == "default" else {label: True}
+            t = torch_step(cls, kwargs, **flags)
             print(
                 f"{'':13s} torch {label:7s} {t * 1e3:7.2f} ms "
                 f"({nbytes * TOTAL / t / 1e9:5.1f} GB/s)  torch/ember-fused {t / fused:5.2f}x",

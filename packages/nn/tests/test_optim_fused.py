@@ -1,5 +1,6 @@
-"""The native fused steps (ember._C._fused_adam_/_fused_sgd_) against the op-by-op reference
-path (foreach=False): same parameters and state, bit for bit, and their argument checks."""
+"""The native fused steps (ember._C._fused_adam_, _fused_sgd_, _fused_rmsprop_, ...) against the
+op-by-op reference path (foreach=False): same parameters and state, bit for bit, and their
+argument checks."""
 
 from __future__ import annotations
 
@@ -56,6 +57,107 @@ SGD_CASES = [
 @pytest.mark.parametrize("kwargs", SGD_CASES)
 def test_fused_sgd_equals_reference(kwargs: dict[str, Any], dtype: Any) -> None:
     _compare(optim.SGD, {"lr": 0.05, **kwargs}, dtype)
+
+
+def _grid(**axes: list[Any]) -> list[dict[str, Any]]:
+    return [dict(zip(axes, v, strict=True)) for v in itertools.product(*axes.values())]
+
+
+# Every option of every other optimizer; ASGD's t0=4 starts averaging within the 10 steps, and
+# RAdam's beta2=0.5 rectifies from its first steps (rho_t > 5) while 0.999 never does.
+OTHER_CASES = [
+    (optim.RMSprop, dict(lr=0.01, alpha=0.9, **c))
+    for c in _grid(
+        momentum=[0, 0.9], centered=[False, True], weight_decay=[0, 0.1], maximize=[False, True]
+    )
+]
+OTHER_CASES += [
+    (optim.Adagrad, dict(lr=0.1, **c))
+    for c in _grid(
+        lr_decay=[0, 0.01],
+        weight_decay=[0, 0.1],
+        initial_accumulator_value=[0, 0.5],
+        maximize=[False, True],
+    )
+]
+OTHER_CASES += [
+    (optim.Adadelta, dict(lr=0.5, **c))
+    for c in _grid(rho=[0.9, 0.5], weight_decay=[0, 0.1], maximize=[False, True])
+]
+OTHER_CASES += [
+    (optim.Adamax, dict(lr=0.01, **c))
+    for c in _grid(weight_decay=[0, 0.1], maximize=[False, True], betas=[(0.9, 0.999), (0.5, 0.9)])
+]
+OTHER_CASES += [
+    (optim.NAdam, dict(lr=0.01, **c))
+    for c in _grid(
+        weight_decay=[0, 0.1],
+        decoupled_weight_decay=[False, True],
+        maximize=[False, True],
+        momentum_decay=[4e-3, 0.1],
+    )
+]
+OTHER_CASES += [
+    (optim.RAdam, dict(lr=0.01, **c))
+    for c in _grid(
+        weight_decay=[0, 0.1],
+        decoupled_weight_decay=[False, True],
+        maximize=[False, True],
+        betas=[(0.9, 0.999), (0.9, 0.5)],
+    )
+]
+OTHER_CASES += [
+    (optim.ASGD, dict(lr=0.05, **c))
+    for c in _grid(lambd=[1e-4, 0.1], t0=[1e6, 4], weight_decay=[0, 0.1], maximize=[False, True])
+]
+OTHER_CASES += [
+    (optim.Rprop, dict(**c))
+    for c in _grid(
+        lr=[0.01, 0.1],
+        etas=[(0.5, 1.2), (0.3, 1.5)],
+        step_sizes=[(1e-6, 50), (1e-3, 0.05)],
+        maximize=[False, True],
+    )
+]
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64])
+@pytest.mark.parametrize(
+    "opt_cls, kwargs",
+    OTHER_CASES,
+    ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(OTHER_CASES)],
+)
+def test_other_fused_steps_equal_reference(
+    opt_cls: type, kwargs: dict[str, Any], dtype: Any
+) -> None:
+    _compare(opt_cls, kwargs, dtype)
+
+
+def test_rprop_fused_handles_zero_and_sign_changes() -> None:
+    # Gradients that vanish and flip sign exercise every branch of Rprop's step-size rule.
+    p0 = [np.array([1.0, -2.0, 0.5, 0.0, 3.0])]
+    seq = [[np.array(g)] for g in ([1.0, -1.0, 0.0, 2.0, 1.0], [-1.0, -1.0, 1.0, 0.0, 1.0])]
+    seq += [[np.array([1.0, 0.0, -1.0, 2.0, -1.0])]] * 3
+    a, _ = run_ember(optim.Rprop, {"lr": 0.1}, p0, seq, ember.float32)
+    b, _ = run_ember(optim.Rprop, {"lr": 0.1, "foreach": False}, p0, seq, ember.float32)
+    assert ember.equal(a[0], b[0])
+
+
+def test_other_fused_steps_take_one_native_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = ember._C._fused_rmsprop_
+
+    def spy(params: Any, *args: Any, **kwargs: Any) -> None:
+        calls.append(len(params))
+        real(params, *args, **kwargs)
+
+    monkeypatch.setattr(ember._C, "_fused_rmsprop_", spy)
+    ps = [ember.ones(3, requires_grad=True) for _ in range(5)]
+    opt = optim.RMSprop(ps, lr=0.1, momentum=0.5, centered=True)
+    for p in ps:
+        p.grad = ember.ones(3)
+    opt.step()
+    assert calls == [5]
 
 
 def test_adamw_fused_equals_reference() -> None:
@@ -171,3 +273,69 @@ def test_fused_step_bumps_versions() -> None:
     )
     assert p._version > v0
     assert ember.equal(p, ember.full((3,), 0.5))
+
+
+def test_other_native_argument_checks() -> None:
+    p, g, step = [ember.ones(3)], [ember.ones(3)], [ember.tensor(0.0)]
+    rms = dict(lr=0.1, alpha=0.9, eps=1e-8, weight_decay=0.0, centered=False, maximize=False)
+    with pytest.raises(ValueError, match=r"_fused_rmsprop_.*momentum_buffers"):
+        ember._C._fused_rmsprop_(p, g, [ember.zeros(3)], [], [], step, momentum=0.9, **rms)
+    with pytest.raises(ValueError, match=r"_fused_adagrad_.*state_steps"):
+        ember._C._fused_adagrad_(
+            p,
+            g,
+            [ember.zeros(3)],
+            [],
+            lr=0.1,
+            lr_decay=0.0,
+            weight_decay=0.0,
+            eps=1e-10,
+            maximize=False,
+        )
+    with pytest.raises(TypeError, match=r"_fused_nadam_.*mu_products.*float32 or float64"):
+        ember._C._fused_nadam_(
+            p,
+            g,
+            [ember.zeros(3)],
+            [ember.zeros(3)],
+            [ember.tensor(1)],
+            step,
+            lr=0.1,
+            beta1=0.9,
+            beta2=0.999,
+            eps=1e-8,
+            weight_decay=0.0,
+            momentum_decay=4e-3,
+            decoupled=False,
+            maximize=False,
+        )
+    with pytest.raises(ValueError, match=r"_fused_asgd_.*axs.*shape"):
+        ember._C._fused_asgd_(
+            p,
+            g,
+            [ember.zeros(2)],
+            [ember.tensor(1.0)],
+            [ember.tensor(0.1)],
+            step,
+            lr=0.1,
+            lambd=1e-4,
+            alpha=0.75,
+            t0=1e6,
+            weight_decay=0.0,
+            maximize=False,
+        )
+    with pytest.raises(TypeError, match=r"_fused_rprop_.*prevs.*dtype"):
+        ember._C._fused_rprop_(
+            p,
+            g,
+            [ember.zeros(3, dtype=ember.float64)],
+            [ember.zeros(3)],
+            step,
+            etaminus=0.5,
+            etaplus=1.2,
+            step_size_min=1e-6,
+            step_size_max=50.0,
+            maximize=False,
+        )
+    # A failed check leaves the step counters alone.
+    assert float(step[0]) == 0.0

@@ -93,6 +93,7 @@ CASES = [
                 centered=[False, True],
                 weight_decay=[0, 0.1],
                 maximize=[False, True],
+                foreach=[None, False],
             )
         ],
     ),
@@ -106,6 +107,7 @@ CASES = [
                 weight_decay=[0, 0.1],
                 initial_accumulator_value=[0, 0.5],
                 maximize=[False, True],
+                foreach=[None, False],
             )
         ],
     ),
@@ -115,7 +117,11 @@ CASES = [
         [
             dict(**c)
             for c in grid(
-                lr=[1.0, 0.5], rho=[0.9, 0.5], weight_decay=[0, 0.1], maximize=[False, True]
+                lr=[1.0, 0.5],
+                rho=[0.9, 0.5],
+                weight_decay=[0, 0.1],
+                maximize=[False, True],
+                foreach=[None, False],
             )
         ],
     ),
@@ -125,7 +131,10 @@ CASES = [
         [
             dict(lr=0.01, **c)
             for c in grid(
-                weight_decay=[0, 0.1], maximize=[False, True], betas=[(0.9, 0.999), (0.5, 0.9)]
+                weight_decay=[0, 0.1],
+                maximize=[False, True],
+                betas=[(0.9, 0.999), (0.5, 0.9)],
+                foreach=[None, False],
             )
         ],
     ),
@@ -139,6 +148,7 @@ CASES = [
                 decoupled_weight_decay=[False, True],
                 maximize=[False, True],
                 momentum_decay=[4e-3, 0.1],
+                foreach=[None, False],
             )
         ],
     ),
@@ -152,6 +162,7 @@ CASES = [
                 decoupled_weight_decay=[False, True],
                 maximize=[False, True],
                 betas=[(0.9, 0.999), (0.9, 0.5)],
+                foreach=[None, False],
             )
         ],
     ),
@@ -166,6 +177,7 @@ CASES = [
                 t0=[1e6, 4],
                 weight_decay=[0, 0.1],
                 maximize=[False, True],
+                foreach=[None, False],
             )
         ],
     ),
@@ -179,6 +191,7 @@ CASES = [
                 etas=[(0.5, 1.2), (0.3, 1.5)],
                 step_sizes=[(1e-6, 50), (1e-3, 0.05)],
                 maximize=[False, True],
+                foreach=[None, False],
             )
         ],
     ),

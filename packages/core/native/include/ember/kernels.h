@@ -82,6 +82,31 @@ struct SgdStepParams {
 using SgdStepLoop = void (*)(char* param, const char* grad, char* momentum_buffer, int64_t n,
                              const SgdStepParams& p);
 
+// The other fused steps (RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, ASGD, Rprop): one loop
+// signature, state[k] the k-th state tensor's block. The front-end folds step counts into the
+// per-tensor scalars a..e, whose meaning per algorithm kernels/cpu/optim_adaptive.cpp documents.
+enum class OptimAlgo : int {
+  kRMSprop,
+  kAdagrad,
+  kAdadelta,
+  kAdamax,
+  kNAdam,
+  kRAdam,
+  kASGD,
+  kRprop
+};
+constexpr int kOptimAlgoCount = 8;
+struct OptimStepParams {
+  double lr, weight_decay, eps;
+  double a, b, c, d, e;
+  bool maximize;
+  bool decoupled;  // NAdam/RAdam: decoupled weight decay
+  bool centered;   // RMSprop: centered; RAdam: rectified this step; ASGD: averaging (mu != 1)
+  bool momentum;   // RMSprop: momentum > 0
+};
+using OptimStepLoop = void (*)(char* param, const char* grad, char* const* state, int64_t n,
+                               const OptimStepParams& p);
+
 struct KernelTable {
   Loop1d unary[kUnaryCount][kNumScalarTypes] = {};
   Loop1d predicate[kPredicateCount][kNumScalarTypes] = {};
@@ -94,6 +119,7 @@ struct KernelTable {
   Loop1d lerp_tensor[kNumScalarTypes] = {};            // data: out, start, end, weight
   AdamStepLoop adam_step[kNumScalarTypes] = {};        // float32 and float64 only
   SgdStepLoop sgd_step[kNumScalarTypes] = {};
+  OptimStepLoop optim_step[kOptimAlgoCount][kNumScalarTypes] = {};  // float32 and float64 only
 };
 
 const KernelTable& cpu_kernels();

@@ -6,36 +6,10 @@
 #include <cmath>
 
 #include "loops.h"
+#include "optim_math.h"
 
 namespace ember::cpu::EMBER_ISA_NS {
 namespace {
-
-// a + s * b as ember's AddScaled/addcmul/addcdiv kernels round it.
-template <typename T>
-inline T add_scaled(T a, T s, T b) {
-#ifdef __FMA__
-  return std::fma(s, b, a);
-#else
-  return a + s * b;
-#endif
-}
-
-// torch's lerp: exact at weight 1 (ember's Lerp functor).
-template <typename T>
-inline T lerp(T a, T b, T w) {
-  const T d = b - a;
-#ifdef __FMA__
-  return std::fabs(w) < T(0.5) ? std::fma(w, d, a) : std::fma(-d, T(1) - w, b);
-#else
-  return std::fabs(w) < T(0.5) ? a + w * d : b - d * (T(1) - w);
-#endif
-}
-
-// torch.maximum: NaN in either operand propagates.
-template <typename T>
-inline T maximum(T a, T b) {
-  return (a != a || a > b) ? a : b;
-}
 
 // kWd: 0 no weight decay, 1 L2 (added to the gradient), 2 decoupled (AdamW).
 template <typename T, bool kAmsgrad, bool kMaximize, int kWd>
@@ -145,7 +119,10 @@ void sgd_step(char* param, const char* grad, char* momentum_buffer, int64_t n,
 
 }  // namespace
 
+void fill_optim_adaptive(KernelTable& t);  // optim_adaptive.cpp
+
 void fill_optim(KernelTable& t) {
+  fill_optim_adaptive(t);
   t.adam_step[static_cast<int>(ScalarType::Float32)] = &adam_step<float>;
   t.adam_step[static_cast<int>(ScalarType::Float64)] = &adam_step<double>;
   t.sgd_step[static_cast<int>(ScalarType::Float32)] = &sgd_step<float>;

@@ -1,8 +1,8 @@
 """torch's CPU autocast op lists (aten/src/ATen/autocast_mode.cpp, CPU section), by policy.
 
 ember registers the names its native dispatch has (functions and ``Tensor.`` methods); the ops
-that ember implements in Python over other ops are covered through those ops or not at all:
-``ember.amp.autocast_coverage()`` lists both sets.
+that ember implements in Python are wrapped where they are defined (``_python_ops.py``);
+``ember.amp.autocast_coverage()`` lists what is covered and what is not.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ EMBER_ALIASES = {
     "binary_cross_entropy_with_logits": ("_nn_binary_cross_entropy_with_logits",),
     "fft_fft": ("_fft_c2c", "_fft_r2c"),
     "fft_irfft": ("_fft_c2r",),
+    # torch's _convolution: every nn.functional.conv*d reaches ember's one native convolution.
+    "_convolution": ("_nn_conv",),
 }
 
 # Policy codes of _C._set_autocast_ops.

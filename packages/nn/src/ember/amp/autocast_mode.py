@@ -17,7 +17,7 @@ import ember
 import ember_core._C as _C
 from ember._tensor import Tensor
 
-from . import _op_lists
+from . import _op_lists, _python_ops
 
 __all__ = [
     "autocast",
@@ -60,6 +60,7 @@ def _register_ops() -> dict[str, int]:
                         policies[candidate] = _op_lists.POLICY_CODES[policy]
         _C._set_autocast_ops(policies)
         _registered = policies
+        _python_ops.install()
     return _registered
 
 
@@ -75,8 +76,19 @@ def autocast_coverage() -> dict[str, list[str]]:
     every = _op_lists.LOWER_PRECISION + _op_lists.FLOAT32 + _op_lists.PROMOTE
     # Every ember.fft transform reaches _fft_c2c/_fft_r2c/_fft_c2r.
     fft = "_fft_c2c" in registered
+    aliased = {
+        n for n, names in _op_lists.EMBER_ALIASES.items() if any(a in registered for a in names)
+    }
+    python = _python_ops.install()
     covered = sorted(
-        {n for n in every if n.lstrip("_") in covered_names or (fft and n.startswith("fft_"))}
+        {
+            n
+            for n in every
+            if n.lstrip("_") in covered_names
+            or (fft and n.startswith("fft_"))
+            or n in aliased
+            or n in python
+        }
     )
     return {"covered": covered, "not_covered": sorted(set(every) - set(covered))}
 

@@ -6,12 +6,21 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
-from .optimizer import Optimizer, ParamsT, _check_lr, _check_unsupported, _new_step, _to_scalar
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_lr,
+    _check_unsupported,
+    _new_step,
+    _to_scalar,
+    _use_fused,
+)
 
-__all__ = ["Adadelta"]
+__all__ = ["Adadelta", "adadelta"]
 
 
 class Adadelta(Optimizer):
@@ -63,7 +72,7 @@ class Adadelta(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr, rho, eps = _to_scalar(group["lr"]), group["rho"], group["eps"]
+            params, grads, square_avgs, acc_deltas, steps = [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -72,15 +81,69 @@ class Adadelta(Optimizer):
                     state["step"] = _new_step()
                     state["square_avg"] = ember.zeros_like(param)
                     state["acc_delta"] = ember.zeros_like(param)
-                square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-                state["step"] += 1
-                grad = param.grad if not group["maximize"] else -param.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
-                square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-                std = square_avg.add(eps).sqrt_()
-                delta = acc_delta.add(eps).sqrt_()
-                delta.div_(std).mul_(grad)
-                acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-                param.add_(delta, alpha=-lr)
+                params.append(param)
+                grads.append(param.grad)
+                square_avgs.append(state["square_avg"])
+                acc_deltas.append(state["acc_delta"])
+                steps.append(state["step"])
+            adadelta(
+                params,
+                grads,
+                square_avgs,
+                acc_deltas,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                lr=_to_scalar(group["lr"]),
+                rho=group["rho"],
+                eps=group["eps"],
+                weight_decay=group["weight_decay"],
+            )
         return loss
+
+
+def adadelta(
+    params: list[Tensor],
+    grads: list[Tensor],
+    square_avgs: list[Tensor],
+    acc_deltas: list[Tensor],
+    state_steps: list[Tensor],
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    lr: float,
+    rho: float,
+    eps: float,
+    weight_decay: float,
+) -> None:
+    """The Adadelta update of a list of parameters (torch.optim.adadelta.adadelta).
+
+    One native call (``_C._fused_adadelta_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + square_avgs + acc_deltas):
+        _C._fused_adadelta_(
+            params,
+            grads,
+            square_avgs,
+            acc_deltas,
+            state_steps,
+            lr=lr,
+            rho=rho,
+            eps=eps,
+            weight_decay=weight_decay,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        square_avg, acc_delta = square_avgs[i], acc_deltas[i]
+        state_steps[i] += 1
+        grad = grads[i] if not maximize else -grads[i]
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_()
+        delta.div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-lr)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
@@ -17,9 +18,10 @@ from .optimizer import (
     _check_unsupported,
     _get_value,
     _to_scalar,
+    _use_fused,
 )
 
-__all__ = ["Adagrad"]
+__all__ = ["Adagrad", "adagrad"]
 
 
 class Adagrad(Optimizer):
@@ -86,19 +88,77 @@ class Adagrad(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr = _to_scalar(group["lr"])
+            params, grads, sums, steps = [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
                 state = self.state[param]
-                step_t, state_sum = state["step"], state["sum"]
-                step_t += 1
-                step = _get_value(step_t)
-                grad = param.grad if not group["maximize"] else -param.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
-                clr = lr / (1 + (step - 1) * group["lr_decay"])
-                state_sum.addcmul_(grad, grad, value=1)
-                std = state_sum.sqrt().add_(group["eps"])
-                param.addcdiv_(grad, std, value=-clr)
+                params.append(param)
+                grads.append(param.grad)
+                sums.append(state["sum"])
+                steps.append(state["step"])
+            adagrad(
+                params,
+                grads,
+                sums,
+                steps,
+                lr=_to_scalar(group["lr"]),
+                weight_decay=group["weight_decay"],
+                lr_decay=group["lr_decay"],
+                eps=group["eps"],
+                maximize=group["maximize"],
+                foreach=group["foreach"],
+                fused=group["fused"],
+            )
         return loss
+
+
+def adagrad(
+    params: list[Tensor],
+    grads: list[Tensor],
+    state_sums: list[Tensor],
+    state_steps: list[Tensor],
+    fused: bool | None = None,
+    foreach: bool | None = None,
+    *,
+    lr: float,
+    weight_decay: float,
+    lr_decay: float,
+    eps: float,
+    maximize: bool,
+) -> None:
+    """The Adagrad update of a list of parameters (torch.optim.adagrad.adagrad).
+
+    One native call (``_C._fused_adagrad_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    use_fused = _use_fused(foreach, params + grads + state_sums)
+    if fused and not use_fused:
+        raise RuntimeError(
+            "`fused=True` requires all the params to be contiguous float32 or float64 CPU "
+            "tensors of one dtype"
+        )
+    if use_fused:
+        _C._fused_adagrad_(
+            params,
+            grads,
+            state_sums,
+            state_steps,
+            lr=lr,
+            lr_decay=lr_decay,
+            weight_decay=weight_decay,
+            eps=eps,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        step_t, state_sum = state_steps[i], state_sums[i]
+        step_t += 1
+        step = _get_value(step_t)
+        grad = grads[i] if not maximize else -grads[i]
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        clr = lr / (1 + (step - 1) * lr_decay)
+        state_sum.addcmul_(grad, grad, value=1)
+        std = state_sum.sqrt().add_(eps)
+        param.addcdiv_(grad, std, value=-clr)

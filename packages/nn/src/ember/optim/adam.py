@@ -15,12 +15,16 @@ from .optimizer import (
     ParamsT,
     _check_fused_foreach,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _fusable,
     _get_value,
     _group_by_dtype,
+    _master_grads,
+    _master_param,
     _new_step,
     _to_scalar,
+    _write_back_masters,
 )
 
 __all__ = ["Adam", "adam"]
@@ -32,6 +36,11 @@ class Adam(Optimizer):
     The default step is one native call per dtype over every parameter of a group
     (``_C._fused_adam_``: p, g, m, v read once); ``foreach=False`` runs torch's
     single-tensor algorithm op by op (same results, bit for bit on this build).
+
+    ``master_weights=True`` (an ember extension; torch has no such flag) keeps a float32 copy of
+    each bfloat16/float16 parameter in ``state['master_param']``, with float32 moments: the step
+    updates the copy (with the gradient cast to float32) and rounds it into the parameter, so
+    updates smaller than the parameter's precision accumulate instead of being lost.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -55,8 +64,10 @@ class Adam(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
+        master_weights: bool = False,
     ) -> None:
         _check_lr(lr)
+        _check_master_weights(master_weights)
         if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= _to_scalar(betas[0]) < 1.0:
@@ -79,6 +90,7 @@ class Adam(Optimizer):
             differentiable=differentiable,
             fused=fused,
             decoupled_weight_decay=decoupled_weight_decay,
+            master_weights=master_weights,
         )
         _check_fused_foreach(fused, foreach, differentiable)
         _check_unsupported(type(self).__name__, differentiable, capturable)
@@ -94,6 +106,7 @@ class Adam(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("decoupled_weight_decay", False)
             group.setdefault("fused", None)
+            group.setdefault("master_weights", False)
         for s in self.state.values():
             if "step" in s and not isinstance(s["step"], Tensor):
                 s["step"] = ember.tensor(float(s["step"]), dtype=ember.float32)
@@ -103,15 +116,16 @@ class Adam(Optimizer):
         for p in group["params"]:
             if p.grad is None:
                 continue
-            params.append(p)
-            grads.append(p.grad)
             state = self.state[p]
-            if len(state) == 0:
+            target = _master_param(state, p, group)
+            params.append(target)
+            grads.append(p.grad)
+            if "step" not in state:
                 state["step"] = _new_step()
-                state["exp_avg"] = ember.zeros_like(p)
-                state["exp_avg_sq"] = ember.zeros_like(p)
+                state["exp_avg"] = ember.zeros_like(target)
+                state["exp_avg_sq"] = ember.zeros_like(target)
                 if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = ember.zeros_like(p)
+                    state["max_exp_avg_sq"] = ember.zeros_like(target)
             exp_avgs.append(state["exp_avg"])
             exp_avg_sqs.append(state["exp_avg_sq"])
             if group["amsgrad"]:
@@ -129,9 +143,10 @@ class Adam(Optimizer):
         for group in self.param_groups:
             params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = self._init_group(group)
             beta1, beta2 = group["betas"]
+            originals = [p for p in group["params"] if p.grad is not None]
             adam(
                 params,
-                grads,
+                _master_grads(params, grads),
                 exp_avgs,
                 exp_avg_sqs,
                 max_exp_avg_sqs,
@@ -147,6 +162,7 @@ class Adam(Optimizer):
                 foreach=group["foreach"],
                 fused=group["fused"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

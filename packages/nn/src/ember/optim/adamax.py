@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
@@ -17,9 +18,10 @@ from .optimizer import (
     _get_value,
     _new_step,
     _to_scalar,
+    _use_fused,
 )
 
-__all__ = ["Adamax"]
+__all__ = ["Adamax", "adamax"]
 
 
 class Adamax(Optimizer):
@@ -73,8 +75,7 @@ class Adamax(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr, eps = _to_scalar(group["lr"]), group["eps"]
-            beta1, beta2 = group["betas"]
+            params, grads, exp_avgs, exp_infs, steps = [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -83,13 +84,71 @@ class Adamax(Optimizer):
                     state["step"] = _new_step()
                     state["exp_avg"] = ember.zeros_like(param)
                     state["exp_inf"] = ember.zeros_like(param)
-                exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
-                grad = param.grad if not group["maximize"] else -param.grad
-                step_t += 1
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
-                exp_avg.lerp_(grad, 1 - beta1)
-                ember.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
-                clr = lr / (1 - beta1 ** _get_value(step_t))
-                param.addcdiv_(exp_avg, exp_inf, value=-clr)
+                params.append(param)
+                grads.append(param.grad)
+                exp_avgs.append(state["exp_avg"])
+                exp_infs.append(state["exp_inf"])
+                steps.append(state["step"])
+            beta1, beta2 = group["betas"]
+            adamax(
+                params,
+                grads,
+                exp_avgs,
+                exp_infs,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                eps=group["eps"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=_to_scalar(group["lr"]),
+                weight_decay=group["weight_decay"],
+            )
         return loss
+
+
+def adamax(
+    params: list[Tensor],
+    grads: list[Tensor],
+    exp_avgs: list[Tensor],
+    exp_infs: list[Tensor],
+    state_steps: list[Tensor],
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    eps: float,
+    beta1: float,
+    beta2: float,
+    lr: float,
+    weight_decay: float,
+) -> None:
+    """The Adamax update of a list of parameters (torch.optim.adamax.adamax).
+
+    One native call (``_C._fused_adamax_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + exp_avgs + exp_infs):
+        _C._fused_adamax_(
+            params,
+            grads,
+            exp_avgs,
+            exp_infs,
+            state_steps,
+            lr=lr,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            weight_decay=weight_decay,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        exp_avg, exp_inf, step_t = exp_avgs[i], exp_infs[i], state_steps[i]
+        grad = grads[i] if not maximize else -grads[i]
+        step_t += 1
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        exp_avg.lerp_(grad, 1 - beta1)
+        ember.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+        clr = lr / (1 - beta1 ** _get_value(step_t))
+        param.addcdiv_(exp_avg, exp_inf, value=-clr)

@@ -34,6 +34,7 @@ class AdamW(Adam):
         capturable: bool = False,
         differentiable: bool = False,
         fused: bool | None = None,
+        master_weights: bool = False,
     ) -> None:
         super().__init__(
             params,
@@ -48,6 +49,7 @@ class AdamW(Adam):
             differentiable=differentiable,
             fused=fused,
             decoupled_weight_decay=True,
+            master_weights=master_weights,
         )
 
     def __setstate__(self, state: dict[str, Any]) -> None:

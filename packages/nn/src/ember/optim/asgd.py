@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
@@ -17,9 +18,10 @@ from .optimizer import (
     _get_value,
     _new_step,
     _to_scalar,
+    _use_fused,
 )
 
-__all__ = ["ASGD"]
+__all__ = ["ASGD", "asgd"]
 
 
 class ASGD(Optimizer):
@@ -68,34 +70,90 @@ class ASGD(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr, lambd, alpha, t0 = (
-                _to_scalar(group["lr"]),
-                group["lambd"],
-                group["alpha"],
-                group["t0"],
-            )
+            params, grads, axs, mus, etas, steps = [], [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
                 state = self.state[param]
                 if len(state) == 0:
                     state["step"] = _new_step()
-                    state["eta"] = ember.tensor(float(lr), dtype=ember.float32)
+                    state["eta"] = ember.tensor(float(_to_scalar(group["lr"])), dtype=ember.float32)
                     state["mu"] = ember.ones((), dtype=ember.float32)
                     state["ax"] = ember.zeros_like(param)
-                grad = param.grad if not group["maximize"] else -param.grad
-                mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
-                step_t += 1
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
-                eta_value = _get_value(eta)
-                param.mul_(1 - lambd * eta_value)
-                param.add_(grad, alpha=-eta_value)
-                if mu.item() != 1:
-                    ax.add_(param.sub(ax).mul_(mu))
-                else:
-                    ax.copy_(param)
-                step = _get_value(step_t)
-                eta.copy_(ember.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
-                mu.copy_(ember.as_tensor(1 / max(1, step - t0)))
+                params.append(param)
+                grads.append(param.grad)
+                axs.append(state["ax"])
+                mus.append(state["mu"])
+                etas.append(state["eta"])
+                steps.append(state["step"])
+            asgd(
+                params,
+                grads,
+                axs,
+                mus,
+                etas,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                lambd=group["lambd"],
+                lr=_to_scalar(group["lr"]),
+                t0=group["t0"],
+                alpha=group["alpha"],
+                weight_decay=group["weight_decay"],
+            )
         return loss
+
+
+def asgd(
+    params: list[Tensor],
+    grads: list[Tensor],
+    axs: list[Tensor],
+    mus: list[Tensor],
+    etas: list[Tensor],
+    state_steps: list[Tensor],
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    lambd: float,
+    lr: float,
+    t0: float,
+    alpha: float,
+    weight_decay: float,
+) -> None:
+    """The ASGD update of a list of parameters (torch.optim.asgd.asgd).
+
+    One native call (``_C._fused_asgd_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + axs):
+        _C._fused_asgd_(
+            params,
+            grads,
+            axs,
+            mus,
+            etas,
+            state_steps,
+            lr=lr,
+            lambd=lambd,
+            alpha=alpha,
+            t0=t0,
+            weight_decay=weight_decay,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        mu, ax, eta, step_t = mus[i], axs[i], etas[i], state_steps[i]
+        step_t += 1
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        eta_value = _get_value(eta)
+        param.mul_(1 - lambd * eta_value)
+        param.add_(grad, alpha=-eta_value)
+        if mu.item() != 1:
+            ax.add_(param.sub(ax).mul_(mu))
+        else:
+            ax.copy_(param)
+        step = _get_value(step_t)
+        eta.copy_(ember.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+        mu.copy_(ember.as_tensor(1 / max(1, step - t0)))

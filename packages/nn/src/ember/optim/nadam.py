@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
@@ -17,9 +18,10 @@ from .optimizer import (
     _get_value,
     _new_step,
     _to_scalar,
+    _use_fused,
 )
 
-__all__ = ["NAdam"]
+__all__ = ["NAdam", "nadam"]
 
 
 class NAdam(Optimizer):
@@ -79,8 +81,7 @@ class NAdam(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr, eps, wd = _to_scalar(group["lr"]), group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
+            params, grads, exp_avgs, exp_avg_sqs, mu_products, steps = [], [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -90,27 +91,94 @@ class NAdam(Optimizer):
                     state["mu_product"] = ember.tensor(1.0, dtype=ember.float32)
                     state["exp_avg"] = ember.zeros_like(param)
                     state["exp_avg_sq"] = ember.zeros_like(param)
-                grad = param.grad if not group["maximize"] else -param.grad
-                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                mu_product, step_t = state["mu_product"], state["step"]
-                step_t += 1
-                step = _get_value(step_t)
-                bias_correction2 = 1 - beta2**step
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * wd)
-                    else:
-                        grad = grad.add(param, alpha=wd)
-                mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * group["momentum_decay"])))
-                mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * group["momentum_decay"])))
-                mu_product *= mu
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                denom = exp_avg_sq.div(bias_correction2).sqrt()
-                mu_product_next = _get_value(mu_product) * mu_next
-                denom.add_(eps)
-                param.addcdiv_(
-                    grad, denom, value=(-lr * (1.0 - mu) / (1.0 - _get_value(mu_product)))
-                )
-                param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))
+                params.append(param)
+                grads.append(param.grad)
+                exp_avgs.append(state["exp_avg"])
+                exp_avg_sqs.append(state["exp_avg_sq"])
+                mu_products.append(state["mu_product"])
+                steps.append(state["step"])
+            beta1, beta2 = group["betas"]
+            nadam(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                mu_products,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                decoupled_weight_decay=group["decoupled_weight_decay"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=_to_scalar(group["lr"]),
+                weight_decay=group["weight_decay"],
+                momentum_decay=group["momentum_decay"],
+                eps=group["eps"],
+            )
         return loss
+
+
+def nadam(
+    params: list[Tensor],
+    grads: list[Tensor],
+    exp_avgs: list[Tensor],
+    exp_avg_sqs: list[Tensor],
+    mu_products: list[Tensor],
+    state_steps: list[Tensor],
+    decoupled_weight_decay: bool = False,
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    beta1: float,
+    beta2: float,
+    lr: float,
+    weight_decay: float,
+    momentum_decay: float,
+    eps: float,
+) -> None:
+    """The NAdam update of a list of parameters (torch.optim.nadam.nadam).
+
+    One native call (``_C._fused_nadam_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + exp_avgs + exp_avg_sqs):
+        _C._fused_nadam_(
+            params,
+            grads,
+            exp_avgs,
+            exp_avg_sqs,
+            mu_products,
+            state_steps,
+            lr=lr,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum_decay=momentum_decay,
+            decoupled=decoupled_weight_decay,
+            maximize=maximize,
+        )
+        return
+    wd = weight_decay
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg, exp_avg_sq = exp_avgs[i], exp_avg_sqs[i]
+        mu_product, step_t = mu_products[i], state_steps[i]
+        step_t += 1
+        step = _get_value(step_t)
+        bias_correction2 = 1 - beta2**step
+        if wd != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(param, alpha=wd)
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+        mu_product *= mu
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        mu_product_next = _get_value(mu_product) * mu_next
+        denom.add_(eps)
+        param.addcdiv_(grad, denom, value=(-lr * (1.0 - mu) / (1.0 - _get_value(mu_product))))
+        param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))

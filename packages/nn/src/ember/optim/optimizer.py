@@ -153,6 +153,45 @@ def _fusable(tensors: Iterable[Tensor]) -> bool:
     return True
 
 
+_LOW_PRECISION = (ember.bfloat16, ember.float16)
+
+
+def _master_param(state: dict[str, Any], param: Tensor, group: dict[str, Any]) -> Tensor:
+    """What the step updates: ``param``, or with ``master_weights=True`` and a bfloat16/float16
+    parameter its float32 copy ``state['master_param']`` (made from the parameter on first use)."""
+    if not group.get("master_weights", False) or param.dtype not in _LOW_PRECISION:
+        return param
+    master = state.get("master_param")
+    if master is None:
+        master = param.detach().to(dtype=ember.float32)
+        state["master_param"] = master
+    return master
+
+
+def _master_grads(params: list[Tensor], grads: list[Tensor]) -> list[Tensor]:
+    """The gradients cast to float32 where the update runs on a float32 master copy."""
+    return [
+        g.to(dtype=p.dtype) if g.dtype != p.dtype else g for p, g in zip(params, grads, strict=True)
+    ]
+
+
+def _write_back_masters(originals: list[Tensor], updated: list[Tensor]) -> None:
+    """Copies each updated master into its bfloat16/float16 parameter (rounded to nearest)."""
+    for p, m in zip(originals, updated, strict=True):
+        if p is not m:
+            p.copy_(m)
+
+
+def _check_master_weights(master_weights: Any) -> None:
+    if not isinstance(master_weights, bool):
+        raise TypeError(f"master_weights must be a bool, got {type(master_weights).__name__}")
+
+
+def _use_fused(foreach: bool | None, tensors: Iterable[Tensor]) -> bool:
+    """Whether a step takes its native fused path: by default, unless ``foreach=False``."""
+    return foreach is not False and _fusable(tensors)
+
+
 def _group_by_dtype(indices: Iterable[int], params: list[Tensor]) -> dict[Any, list[int]]:
     groups: dict[Any, list[int]] = {}
     for i in indices:
@@ -378,8 +417,16 @@ class Optimizer:
                 fused = pg.get("fused", False)
                 capturable = pg.get("capturable", False)
                 break
+        master = False
+        for pg in param_groups:
+            if param_id in pg["params"]:
+                master = bool(pg.get("master_weights", False))
+                break
         if key == "step":
             return value.to(dtype=ember.float32) if (capturable or fused) else value
+        if master and param.dtype in _LOW_PRECISION:
+            # float32 master weights: the master copy and the moments stay float32.
+            return value.to(dtype=ember.float32)
         if param.is_floating_point():
             return value.to(dtype=param.dtype)
         return value

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
@@ -17,9 +18,10 @@ from .optimizer import (
     _get_value,
     _new_step,
     _to_scalar,
+    _use_fused,
 )
 
-__all__ = ["RAdam"]
+__all__ = ["RAdam", "radam"]
 
 
 class RAdam(Optimizer):
@@ -75,8 +77,7 @@ class RAdam(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr, eps, wd = _to_scalar(group["lr"]), group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
+            params, grads, exp_avgs, exp_avg_sqs, steps = [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -85,31 +86,90 @@ class RAdam(Optimizer):
                     state["step"] = _new_step()
                     state["exp_avg"] = ember.zeros_like(param)
                     state["exp_avg_sq"] = ember.zeros_like(param)
-                grad = param.grad if not group["maximize"] else -param.grad
-                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-                step_t += 1
-                step = _get_value(step_t)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * wd)
-                    else:
-                        grad = grad.add(param, alpha=wd)
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                bias_correction1 = 1 - beta1**step
-                bias_correction2 = 1 - beta2**step
-                corrected = exp_avg / bias_correction1
-                rho_inf = 2 / (1 - beta2) - 1
-                rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-                if rho_t > 5.0:
-                    rect = (
-                        (rho_t - 4)
-                        * (rho_t - 2)
-                        * rho_inf
-                        / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
-                    ) ** 0.5
-                    adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
-                    param.add_(corrected * lr * adaptive_lr * rect, alpha=-1.0)
-                else:
-                    param.add_(corrected * lr, alpha=-1.0)
+                params.append(param)
+                grads.append(param.grad)
+                exp_avgs.append(state["exp_avg"])
+                exp_avg_sqs.append(state["exp_avg_sq"])
+                steps.append(state["step"])
+            beta1, beta2 = group["betas"]
+            radam(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                decoupled_weight_decay=group["decoupled_weight_decay"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=_to_scalar(group["lr"]),
+                weight_decay=group["weight_decay"],
+                eps=group["eps"],
+            )
         return loss
+
+
+def radam(
+    params: list[Tensor],
+    grads: list[Tensor],
+    exp_avgs: list[Tensor],
+    exp_avg_sqs: list[Tensor],
+    state_steps: list[Tensor],
+    decoupled_weight_decay: bool = False,
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    beta1: float,
+    beta2: float,
+    lr: float,
+    weight_decay: float,
+    eps: float,
+) -> None:
+    """The RAdam update of a list of parameters (torch.optim.radam.radam).
+
+    One native call (``_C._fused_radam_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + exp_avgs + exp_avg_sqs):
+        _C._fused_radam_(
+            params,
+            grads,
+            exp_avgs,
+            exp_avg_sqs,
+            state_steps,
+            lr=lr,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            weight_decay=weight_decay,
+            decoupled=decoupled_weight_decay,
+            maximize=maximize,
+        )
+        return
+    wd = weight_decay
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
+        step_t += 1
+        step = _get_value(step_t)
+        if wd != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(param, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        corrected = exp_avg / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        if rho_t > 5.0:
+            rect = (
+                (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
+            ) ** 0.5
+            adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
+            param.add_(corrected * lr * adaptive_lr * rect, alpha=-1.0)
+        else:
+            param.add_(corrected * lr, alpha=-1.0)

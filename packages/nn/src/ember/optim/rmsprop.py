@@ -6,12 +6,21 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
-from .optimizer import Optimizer, ParamsT, _check_lr, _check_unsupported, _new_step, _to_scalar
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_lr,
+    _check_unsupported,
+    _new_step,
+    _to_scalar,
+    _use_fused,
+)
 
-__all__ = ["RMSprop"]
+__all__ = ["RMSprop", "rmsprop"]
 
 
 class RMSprop(Optimizer):
@@ -68,13 +77,7 @@ class RMSprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr = _to_scalar(group["lr"])
-            alpha, eps, wd, momentum = (
-                group["alpha"],
-                group["eps"],
-                group["weight_decay"],
-                group["momentum"],
-            )
+            params, grads, square_avgs, grad_avgs, bufs, steps = [], [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -82,27 +85,94 @@ class RMSprop(Optimizer):
                 if len(state) == 0:
                     state["step"] = _new_step()
                     state["square_avg"] = ember.zeros_like(param)
-                    if momentum > 0:
+                    if group["momentum"] > 0:
                         state["momentum_buffer"] = ember.zeros_like(param)
                     if group["centered"]:
                         state["grad_avg"] = ember.zeros_like(param)
-                grad = param.grad if not group["maximize"] else -param.grad
-                square_avg = state["square_avg"]
-                state["step"] += 1
-                if wd != 0:
-                    grad = grad.add(param, alpha=wd)
-                square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+                params.append(param)
+                grads.append(param.grad)
+                square_avgs.append(state["square_avg"])
+                if group["momentum"] > 0:
+                    bufs.append(state["momentum_buffer"])
                 if group["centered"]:
-                    grad_avg = state["grad_avg"]
-                    grad_avg.lerp_(grad, 1 - alpha)
-                    avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-                else:
-                    avg = square_avg.sqrt()
-                avg = avg.add_(eps)
-                if momentum > 0:
-                    buf = state["momentum_buffer"]
-                    buf.mul_(momentum).addcdiv_(grad, avg)
-                    param.add_(buf, alpha=-lr)
-                else:
-                    param.addcdiv_(grad, avg, value=-lr)
+                    grad_avgs.append(state["grad_avg"])
+                steps.append(state["step"])
+            rmsprop(
+                params,
+                grads,
+                square_avgs,
+                grad_avgs,
+                bufs,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                lr=_to_scalar(group["lr"]),
+                alpha=group["alpha"],
+                eps=group["eps"],
+                weight_decay=group["weight_decay"],
+                momentum=group["momentum"],
+                centered=group["centered"],
+            )
         return loss
+
+
+def rmsprop(
+    params: list[Tensor],
+    grads: list[Tensor],
+    square_avgs: list[Tensor],
+    grad_avgs: list[Tensor],
+    momentum_buffer_list: list[Tensor],
+    state_steps: list[Tensor],
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    lr: float,
+    alpha: float,
+    eps: float,
+    weight_decay: float,
+    momentum: float,
+    centered: bool,
+) -> None:
+    """The RMSprop update of a list of parameters (torch.optim.rmsprop.rmsprop).
+
+    One native call (``_C._fused_rmsprop_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    tensors = params + grads + square_avgs + grad_avgs + momentum_buffer_list
+    if _use_fused(foreach, tensors):
+        _C._fused_rmsprop_(
+            params,
+            grads,
+            square_avgs,
+            momentum_buffer_list,
+            grad_avgs,
+            state_steps,
+            lr=lr,
+            alpha=alpha,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum=momentum,
+            centered=centered,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        square_avg = square_avgs[i]
+        state_steps[i] += 1
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+        if centered:
+            grad_avg = grad_avgs[i]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if momentum > 0:
+            buf = momentum_buffer_list[i]
+            buf.mul_(momentum).addcdiv_(grad, avg)
+            param.add_(buf, alpha=-lr)
+        else:
+            param.addcdiv_(grad, avg, value=-lr)

@@ -6,12 +6,21 @@ from collections.abc import Callable
 from typing import Any
 
 import ember
+import ember_core._C as _C
 from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
-from .optimizer import Optimizer, ParamsT, _check_lr, _check_unsupported, _new_step, _to_scalar
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _check_lr,
+    _check_unsupported,
+    _new_step,
+    _to_scalar,
+    _use_fused,
+)
 
-__all__ = ["Rprop"]
+__all__ = ["Rprop", "rprop"]
 
 
 class Rprop(Optimizer):
@@ -57,8 +66,7 @@ class Rprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            etaminus, etaplus = group["etas"]
-            step_size_min, step_size_max = group["step_sizes"]
+            params, grads, prevs, step_sizes, steps = [], [], [], [], []
             for param in group["params"]:
                 if param.grad is None:
                     continue
@@ -67,16 +75,72 @@ class Rprop(Optimizer):
                     state["step"] = _new_step()
                     state["prev"] = ember.zeros_like(param)
                     state["step_size"] = ember.full_like(param.grad, _to_scalar(group["lr"]))
-                grad = param.grad if not group["maximize"] else -param.grad
-                prev, step_size = state["prev"], state["step_size"]
-                state["step"] += 1
-                sign = grad.mul(prev).sign()
-                sign[sign.gt(0)] = etaplus
-                sign[sign.lt(0)] = etaminus
-                sign[sign.eq(0)] = 1
-                step_size.mul_(sign).clamp_(step_size_min, step_size_max)
-                grad = grad.clone()
-                grad[sign.eq(etaminus)] = 0
-                param.addcmul_(grad.sign(), step_size, value=-1)
-                prev.copy_(grad)
+                params.append(param)
+                grads.append(param.grad)
+                prevs.append(state["prev"])
+                step_sizes.append(state["step_size"])
+                steps.append(state["step"])
+            etaminus, etaplus = group["etas"]
+            step_size_min, step_size_max = group["step_sizes"]
+            rprop(
+                params,
+                grads,
+                prevs,
+                step_sizes,
+                steps,
+                foreach=group["foreach"],
+                maximize=group["maximize"],
+                step_size_min=step_size_min,
+                step_size_max=step_size_max,
+                etaminus=etaminus,
+                etaplus=etaplus,
+            )
         return loss
+
+
+def rprop(
+    params: list[Tensor],
+    grads: list[Tensor],
+    prevs: list[Tensor],
+    step_sizes: list[Tensor],
+    state_steps: list[Tensor],
+    foreach: bool | None = None,
+    maximize: bool = False,
+    *,
+    step_size_min: float,
+    step_size_max: float,
+    etaminus: float,
+    etaplus: float,
+) -> None:
+    """The Rprop update of a list of parameters (torch.optim.rprop.rprop).
+
+    One native call (``_C._fused_rprop_``) unless ``foreach=False`` or the tensors are not
+    contiguous float32/float64 of one dtype; then torch's single-tensor algorithm, op by op.
+    """
+    if _use_fused(foreach, params + grads + prevs + step_sizes):
+        _C._fused_rprop_(
+            params,
+            grads,
+            prevs,
+            step_sizes,
+            state_steps,
+            etaminus=etaminus,
+            etaplus=etaplus,
+            step_size_min=step_size_min,
+            step_size_max=step_size_max,
+            maximize=maximize,
+        )
+        return
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        prev, step_size = prevs[i], step_sizes[i]
+        state_steps[i] += 1
+        sign = grad.mul(prev).sign()
+        sign[sign.gt(0)] = etaplus
+        sign[sign.lt(0)] = etaminus
+        sign[sign.eq(0)] = 1
+        step_size.mul_(sign).clamp_(step_size_min, step_size_max)
+        grad = grad.clone()
+        grad[sign.eq(etaminus)] = 0
+        param.addcmul_(grad.sign(), step_size, value=-1)
+        prev.copy_(grad)

@@ -15,10 +15,14 @@ from .optimizer import (
     ParamsT,
     _check_fused_foreach,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _fusable,
     _group_by_dtype,
+    _master_grads,
+    _master_param,
     _to_scalar,
+    _write_back_masters,
 )
 
 __all__ = ["SGD", "sgd"]
@@ -29,6 +33,8 @@ class SGD(Optimizer):
 
     By default the step runs as one native call per dtype over every parameter of a group
     (``_C._fused_sgd_``); ``foreach=False`` runs the op-by-op reference algorithm.
+    ``master_weights=True`` (an ember extension) updates a float32 copy of each bfloat16/float16
+    parameter (``state['master_param']``) and rounds it into the parameter, as in :class:`Adam`.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -50,8 +56,10 @@ class SGD(Optimizer):
         foreach: bool | None = None,
         differentiable: bool = False,
         fused: bool | None = None,
+        master_weights: bool = False,
     ) -> None:
         _check_lr(lr)
+        _check_master_weights(master_weights)
         if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")
         if _to_scalar(weight_decay) < 0.0:
@@ -66,6 +74,7 @@ class SGD(Optimizer):
             foreach=foreach,
             differentiable=differentiable,
             fused=fused,
+            master_weights=master_weights,
         )
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
@@ -81,6 +90,7 @@ class SGD(Optimizer):
             group.setdefault("foreach", None)
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
+            group.setdefault("master_weights", False)
 
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
@@ -90,18 +100,20 @@ class SGD(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
+            originals: list[Tensor] = []
             params: list[Tensor] = []
             grads: list[Tensor] = []
             bufs: list[Tensor | None] = []
             for p in group["params"]:
                 if p.grad is not None:
-                    params.append(p)
+                    originals.append(p)
+                    params.append(_master_param(self.state[p], p, group))
                     grads.append(p.grad)
                     if group["momentum"] != 0:
                         bufs.append(self.state[p].get("momentum_buffer"))
             sgd(
                 params,
-                grads,
+                _master_grads(params, grads),
                 bufs,
                 weight_decay=_to_scalar(group["weight_decay"]),
                 momentum=group["momentum"],
@@ -113,8 +125,9 @@ class SGD(Optimizer):
                 fused=group["fused"],
             )
             if group["momentum"] != 0:
-                for p, buf in zip(params, bufs, strict=True):
+                for p, buf in zip(originals, bufs, strict=True):
                     self.state[p]["momentum_buffer"] = buf
+            _write_back_masters(originals, params)
         return loss
 
 
