@@ -80,6 +80,9 @@ def arange(
     check_device(device, "arange")
     if stop is None:
         start, stop = 0, start
+    if step != 0 and (stop - start) * step <= 0:
+        # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0).
+        stop = start
     return E.arange(start, stop, step, dtype=dtype)  # type: ignore[no-any-return]
 
 
@@ -117,7 +120,11 @@ def ones(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
 
 
 def full(
-    shape: Shape, fill_value: builtins.bool | int | float, *, dtype: Any = None, device: Any = None
+    shape: Shape,
+    fill_value: builtins.bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Any = None,
 ) -> Array:
     """An array filled with `fill_value`; its dtype follows the scalar's kind by default.
 
@@ -171,7 +178,7 @@ def ones_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
 def full_like(
     x: Array,
     /,
-    fill_value: builtins.bool | int | float,
+    fill_value: builtins.bool | int | float | complex,
     *,
     dtype: Any = None,
     device: Any = None,
@@ -184,6 +191,8 @@ def full_like(
     """
     check_array(x, "full_like")
     check_device(device, "full_like")
+    if isinstance(fill_value, complex):  # ember's full_like takes real fill values only
+        return E.full(tuple(x.shape), fill_value, dtype=x.dtype if dtype is None else dtype)  # type: ignore[no-any-return]
     return E.full_like(x, fill_value, dtype=dtype)  # type: ignore[no-any-return]
 
 

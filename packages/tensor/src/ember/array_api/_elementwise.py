@@ -64,7 +64,6 @@ logical_not = _unary("logical_not", E.logical_not)
 negative = _unary("negative", E.negative)
 positive = _unary("positive", E.positive)
 reciprocal = _unary("reciprocal", E.reciprocal)
-round = _unary("round", E.round)
 sin = _unary("sin", E.sin)
 sinh = _unary("sinh", E.sinh)
 sqrt = _unary("sqrt", E.sqrt)
@@ -105,14 +104,33 @@ subtract = _binary("subtract", E.sub)
 def sign(x: Array, /) -> Array:
     """-1, 0 or 1 by the sign of each element; NaN stays NaN (ember's ``sign`` gives 0 there).
 
+    For complex x it is ``x / abs(x)`` (0 where x is 0), as the standard defines it.
+
     Example:
         >>> sign(ember.tensor([-2.0, 0.0, float("nan")]))
         tensor([-1., 0., nan])
     """
-    result = E.sign(check_array(x, "sign"))
+    check_array(x, "sign")
+    if x.is_complex():
+        magnitude = E.abs(x)
+        return E.where(magnitude == 0, E.zeros_like(x), x / magnitude)  # type: ignore[no-any-return]
+    result = E.sign(x)
     if x.is_floating_point():
         result = E.where(E.isnan(x), x, result)
     return result  # type: ignore[no-any-return]
+
+
+def round(x: Array, /) -> Array:
+    """Each element rounded to the nearest integer, halves to even (complex: each part).
+
+    Example:
+        >>> round(ember.tensor([0.5, 1.5, -2.7]))
+        tensor([ 0.,  2., -3.])
+    """
+    check_array(x, "round")
+    if x.is_complex():
+        return E.complex(E.round(x.real), E.round(x.imag))  # type: ignore[no-any-return]
+    return E.round(x)  # type: ignore[no-any-return]
 
 
 def signbit(x: Array, /) -> Array:
@@ -179,30 +197,34 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
 
 
 def conj(x: Array, /) -> Array:
-    """The complex conjugate: x itself for the real dtypes ember has.
+    """The complex conjugate (x itself for a real dtype).
 
     Example:
-        >>> conj(ember.tensor([1.0]))
-        tensor([1.])
+        >>> conj(ember.tensor([1 + 2j]))
+        tensor([1.-2.j])
     """
-    return check_array(x, "conj")  # type: ignore[no-any-return]
+    check_array(x, "conj")
+    # resolve_conj: a materialised result, not a lazily conjugated view.
+    return E.conj(x).resolve_conj() if x.is_complex() else x  # type: ignore[no-any-return]
 
 
 def real(x: Array, /) -> Array:
-    """The real part: x itself for the real dtypes ember has.
+    """The real part: float32/float64 for complex64/complex128, x itself for a real dtype.
 
     Example:
-        >>> real(ember.tensor([1.0]))
+        >>> real(ember.tensor([1 + 2j]))
         tensor([1.])
     """
-    return check_array(x, "real")  # type: ignore[no-any-return]
+    check_array(x, "real")
+    return x.real.clone() if x.is_complex() else x  # type: ignore[no-any-return]
 
 
 def imag(x: Array, /) -> Array:
-    """The imaginary part: zeros for the real dtypes ember has.
+    """The imaginary part: float32/float64 for complex64/complex128, zeros for a real dtype.
 
     Example:
-        >>> imag(ember.tensor([1.0]))
-        tensor([0.])
+        >>> imag(ember.tensor([1 + 2j]))
+        tensor([2.])
     """
-    return E.zeros_like(check_array(x, "imag"))  # type: ignore[no-any-return]
+    check_array(x, "imag")
+    return x.imag.clone() if x.is_complex() else E.zeros_like(x)  # type: ignore[no-any-return]

@@ -11,6 +11,14 @@ from ember.array_api._common import Array, E, check_array, shape_of
 Tolerance = float | Array | None
 
 
+def _promoted(x1: Array, x2: Array, op: str) -> tuple[Any, Any]:
+    """Both operands checked and cast to their promoted dtype (ember's products need one dtype)."""
+    check_array(x1, op, "x1")
+    check_array(x2, op, "x2")
+    common = E.promote_types(x1.dtype, x2.dtype)
+    return x1.to(common), x2.to(common)
+
+
 def matmul(x1: Array, x2: Array, /) -> Array:
     """The matrix product, batched and broadcast over leading dims (1-D operands as vectors).
 
@@ -52,8 +60,7 @@ def tensordot(
         >>> tensordot(ember.ones(2, 3), ember.ones(3, 4), axes=1).shape
         ember.Size([2, 4])
     """
-    check_array(x1, "tensordot", "x1")
-    check_array(x2, "tensordot", "x2")
+    x1, x2 = _promoted(x1, x2, "tensordot")
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError(f"[tensordot] axes must be non-negative, got {axes}")
@@ -63,18 +70,26 @@ def tensordot(
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
-    """The dot product of vectors along `axis`, broadcast over the other axes.
+    """The dot product of vectors along `axis`, broadcast over the other axes (x1 conjugated).
 
     Example:
         >>> vecdot(ember.ones(2, 3), ember.ones(3))
         tensor([3., 3.])
     """
-    check_array(x1, "vecdot", "x1")
-    check_array(x2, "vecdot", "x2")
+    x1, x2 = _promoted(x1, x2, "vecdot")
     if axis >= 0:
         raise ValueError(f"[vecdot] axis must be negative (counted from the end), got {axis}")
+    if builtins.min(x1.ndim, x2.ndim) < -axis or x1.shape[axis] != x2.shape[axis]:
+        # The reduced axis must match exactly: it does not broadcast.
+        raise ValueError(
+            f"[vecdot] axis {axis} must have one length in both arrays, got shapes "
+            f"{shape_of(x1)} and {shape_of(x2)}"
+        )
     x1, x2 = E.broadcast_tensors(x1, x2)
-    return E.linalg.vecdot(x1, x2, dim=axis)  # type: ignore[no-any-return]
+    if x1.is_floating_point():
+        return E.linalg.vecdot(x1, x2, dim=axis)  # type: ignore[no-any-return]
+    # Complex: x1 is conjugated. Integers: ember's vecdot is floating-only; the sum keeps the dtype.
+    return E.sum(E.conj(x1) * x2, dim=axis, dtype=x1.dtype)  # type: ignore[no-any-return]
 
 
 # --- the linalg extension ------------------------------------------------------------------
@@ -98,8 +113,9 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         >>> cross(ember.tensor([1.0, 0, 0]), ember.tensor([0.0, 1, 0]))
         tensor([0., 0., 1.])
     """
-    check_array(x1, "cross", "x1")
-    check_array(x2, "cross", "x2")
+    x1, x2 = _promoted(x1, x2, "cross")
+    if x1.ndim != x2.ndim:  # the standard broadcasts; ember's cross needs equal ranks
+        x1, x2 = E.broadcast_tensors(x1, x2)
     return E.linalg.cross(x1, x2, dim=axis)  # type: ignore[no-any-return]
 
 
@@ -212,7 +228,19 @@ def pinv(x: Array, /, *, rtol: Tolerance = None) -> Array:
         >>> pinv(2 * ember.eye(2))[0, 0]
         tensor(0.5000)
     """
-    return E.linalg.pinv(check_array(x, "pinv"), rtol=rtol)  # type: ignore[no-any-return]
+    check_array(x, "pinv")
+    if not x.is_complex():
+        return E.linalg.pinv(x, rtol=rtol)  # type: ignore[no-any-return]
+    # ember's SVD is real-only. A = B + iC embeds as the real [[B, -C], [C, B]], whose
+    # pseudo-inverse is the embedding of pinv(A) (the map keeps products and adjoints).
+    m, n = x.shape[-2], x.shape[-1]
+    real = E.real(x)
+    imag = E.imag(x)
+    embedded = E.cat([E.cat([real, -imag], -1), E.cat([imag, real], -1)], -2)
+    if rtol is None:  # the default cutoff of an m x n matrix, not of the 2m x 2n embedding
+        rtol = E.finfo(real.dtype).eps * builtins.max(m, n)
+    inverse = E.linalg.pinv(embedded, rtol=rtol)
+    return E.complex(inverse[..., :n, :m], inverse[..., n:, :m])  # type: ignore[no-any-return]
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> Any:

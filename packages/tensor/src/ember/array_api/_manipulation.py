@@ -108,6 +108,11 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     if axis is None:
         x = x.reshape(-1)
         axis = 0
+    if isinstance(repeats, Array) and repeats.dtype != E.int64:
+        # Any integer dtype may hold the counts; ember's repeat_interleave takes int32/int64.
+        if repeats.dtype not in (E.int8, E.int16, E.int32, E.uint8):
+            raise TypeError(f"[repeat] repeats must have an integer dtype, got {repeats.dtype}")
+        repeats = repeats.to(E.int64)
     return E.repeat_interleave(x, repeats, dim=axis)  # type: ignore[no-any-return]
 
 
