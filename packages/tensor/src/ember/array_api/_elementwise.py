@@ -51,7 +51,6 @@ ceil = _unary("ceil", E.ceil)
 cos = _unary("cos", E.cos)
 cosh = _unary("cosh", E.cosh)
 exp = _unary("exp", E.exp)
-expm1 = _unary("expm1", E.expm1)
 floor = _unary("floor", E.floor)
 isfinite = _unary("isfinite", E.isfinite)
 isinf = _unary("isinf", E.isinf)
@@ -69,7 +68,6 @@ sinh = _unary("sinh", E.sinh)
 sqrt = _unary("sqrt", E.sqrt)
 square = _unary("square", E.square)
 tan = _unary("tan", E.tan)
-tanh = _unary("tanh", E.tanh)
 trunc = _unary("trunc", E.trunc)
 
 add = _binary("add", E.add)
@@ -82,7 +80,6 @@ bitwise_xor = _binary("bitwise_xor", E.bitwise_xor)
 copysign = _binary("copysign", E.copysign)
 divide = _binary("divide", E.true_divide)
 equal = _binary("equal", E.eq)
-floor_divide = _binary("floor_divide", E.floor_divide)
 greater = _binary("greater", E.gt)
 greater_equal = _binary("greater_equal", E.ge)
 hypot = _binary("hypot", E.hypot)
@@ -97,7 +94,6 @@ minimum = _binary("minimum", E.minimum)
 multiply = _binary("multiply", E.mul)
 not_equal = _binary("not_equal", E.ne)
 pow = _binary("pow", E.pow)
-remainder = _binary("remainder", E.remainder)
 subtract = _binary("subtract", E.sub)
 
 
@@ -131,6 +127,78 @@ def round(x: Array, /) -> Array:
     if x.is_complex():
         return E.complex(E.round(x.real), E.round(x.imag))  # type: ignore[no-any-return]
     return E.round(x)  # type: ignore[no-any-return]
+
+
+def expm1(x: Array, /) -> Array:
+    """``exp(x) - 1``, accurate near 0; complex x follows the standard's special cases.
+
+    Example:
+        >>> expm1(ember.tensor([0.0]))
+        tensor([0.])
+    """
+    check_array(x, "expm1")
+    if not x.is_complex():
+        return E.expm1(x)  # type: ignore[no-any-return]
+    a, b = E.real(x), E.imag(x)
+    # exp(a)cos(b) - 1 = expm1(a)cos(b) - 2sin^2(b/2): no cancellation near 0; +0.0 turns -0 to 0.
+    real = E.expm1(a) * E.cos(b) - 2 * E.square(E.sin(b / 2)) + 0.0
+    imag = E.where(b == 0, b, E.exp(a) * E.sin(b))  # inf * sin(0) would be NaN
+    not_finite_b = ~E.isfinite(b)
+    real = E.where((a == -E.inf) & not_finite_b, -1.0, real)
+    imag = E.where((a == -E.inf) & not_finite_b, 0.0, imag)
+    real = E.where((a == E.inf) & not_finite_b, E.inf, real)
+    return E.complex(real, imag)  # type: ignore[no-any-return]
+
+
+def tanh(x: Array, /) -> Array:
+    """The hyperbolic tangent; ``tanh(+inf + bj)`` is ``1 + 0j`` with b's sign on the zero.
+
+    Example:
+        >>> tanh(ember.tensor([0.0]))
+        tensor([0.])
+    """
+    result = E.tanh(check_array(x, "tanh"))
+    if x.is_complex():
+        # ember's zero takes sin(2b)'s sign; the standard gives it b's (conj symmetry).
+        b = E.imag(x)
+        at_inf = (E.real(x) == E.inf) & E.isfinite(b)
+        zero = E.copysign(E.zeros_like(b), b)
+        result = E.where(at_inf, E.complex(E.ones_like(b), zero), result)
+    return result  # type: ignore[no-any-return]
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Array:
+    """``floor(x1 / x2)``; an infinite operand against a finite one gives the standard's
+    infinity or signed zero (``floor_divide(inf, 2.0)`` is inf where ember's op gives NaN).
+
+    Example:
+        >>> floor_divide(ember.tensor([7, -7]), 2)
+        tensor([ 3, -4])
+    """
+    x1, x2 = as_operands(x1, x2, "floor_divide")
+    result = E.floor_divide(x1, x2)
+    if result.is_floating_point():
+        quotient = E.true_divide(x1, x2)
+        one_infinite = (E.isinf(x1) & E.isfinite(x2) & (x2 != 0)) | (
+            E.isfinite(x1) & E.isinf(x2)
+        )
+        result = E.where(one_infinite, quotient, result)
+    return result  # type: ignore[no-any-return]
+
+
+def remainder(x1: Any, x2: Any, /) -> Array:
+    """The remainder of floor division: it has x2's sign, zeros included (``remainder(-0.0, 2)``
+    is +0, ``remainder(0.0, -2)`` is -0; ember's ``remainder`` keeps x1's zero).
+
+    Example:
+        >>> remainder(ember.tensor([5, -5]), 3)
+        tensor([2, 1])
+    """
+    x1, x2 = as_operands(x1, x2, "remainder")
+    result = E.remainder(x1, x2)
+    if result.is_floating_point():
+        result = E.where(result == 0, E.copysign(E.zeros_like(result), x2), result)
+    return result  # type: ignore[no-any-return]
 
 
 def signbit(x: Array, /) -> Array:
