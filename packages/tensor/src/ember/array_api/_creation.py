@@ -80,7 +80,8 @@ def arange(
     check_device(device, "arange")
     if stop is None:
         start, stop = 0, start
-    if step != 0 and (stop - start) * step <= 0:
+    bounds = (start, stop, step)
+    if all(isinstance(b, (int, float)) for b in bounds) and step != 0 and (stop - start) * step <= 0:
         # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0).
         stop = start
     return E.arange(start, stop, step, dtype=dtype)  # type: ignore[no-any-return]
