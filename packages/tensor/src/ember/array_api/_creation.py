@@ -80,8 +80,10 @@ def arange(
     check_device(device, "arange")
     if stop is None:
         start, stop = 0, start
-    bounds = (start, stop, step)
-    if all(isinstance(b, (int, float)) for b in bounds) and step != 0 and (stop - start) * step <= 0:
+    for name, bound in (("start", start), ("stop", stop), ("step", step)):
+        if not isinstance(bound, (int, float)) or isinstance(bound, builtins.bool):
+            raise TypeError(f"[arange] {name} must be an int or a float, got {bound!r}")
+    if step != 0 and (stop - start) * step <= 0:
         # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0).
         stop = start
     return E.arange(start, stop, step, dtype=dtype)  # type: ignore[no-any-return]
@@ -220,8 +222,8 @@ def eye(
 
 
 def linspace(
-    start: int | float,
-    stop: int | float,
+    start: int | float | complex,
+    stop: int | float | complex,
     /,
     num: int,
     *,
@@ -231,11 +233,22 @@ def linspace(
 ) -> Array:
     """`num` evenly spaced values from `start` to `stop` (excluded when ``endpoint=False``).
 
+    A complex bound gives a complex array (the default complex dtype unless `dtype` is given).
+
     Example:
         >>> linspace(0, 1, 4, endpoint=False)
         tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
     check_device(device, "linspace")
+    if isinstance(start, complex) or isinstance(stop, complex):
+        dtype = scalar_dtype(1j) if dtype is None else dtype
+        if dtype not in (E.complex64, E.complex128):
+            raise TypeError(f"[linspace] complex bounds need a complex dtype, got {dtype}")
+        part = E.float32 if dtype == E.complex64 else E.float64
+        begin, end = complex(start), complex(stop)
+        real = linspace(begin.real, end.real, num, dtype=part, endpoint=endpoint)
+        imag = linspace(begin.imag, end.imag, num, dtype=part, endpoint=endpoint)
+        return E.complex(real, imag)  # type: ignore[no-any-return]
     if endpoint:
         return E.linspace(start, stop, num, dtype=dtype)  # type: ignore[no-any-return]
     return E.linspace(start, stop, num + 1, dtype=dtype)[:num]  # type: ignore[no-any-return]

@@ -78,7 +78,10 @@ def _promote_scalar(dtype: DType, scalar: builtins.bool | int | float | complex)
         if dtype in _KINDS["complex floating"]:
             return dtype
         return complex128 if dtype == float64 else complex_default()
-    if isinstance(scalar, float) and dtype not in _KINDS["real floating"] + _KINDS["complex floating"]:
+    if (
+        isinstance(scalar, float)
+        and dtype not in _KINDS["real floating"] + _KINDS["complex floating"]
+    ):
         return E.get_default_dtype()  # type: ignore[no-any-return]
     if isinstance(scalar, int) and not isinstance(scalar, builtins.bool) and dtype == bool:
         return int64

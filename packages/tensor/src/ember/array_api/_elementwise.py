@@ -179,9 +179,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Array:
     result = E.floor_divide(x1, x2)
     if result.is_floating_point():
         quotient = E.true_divide(x1, x2)
-        one_infinite = (E.isinf(x1) & E.isfinite(x2) & (x2 != 0)) | (
-            E.isfinite(x1) & E.isinf(x2)
-        )
+        one_infinite = (E.isinf(x1) & E.isfinite(x2) & (x2 != 0)) | (E.isfinite(x1) & E.isinf(x2))
         result = E.where(one_infinite, quotient, result)
     return result  # type: ignore[no-any-return]
 
@@ -273,7 +271,7 @@ def conj(x: Array, /) -> Array:
     """
     check_array(x, "conj")
     # resolve_conj: a materialised result, not a lazily conjugated view.
-    return E.conj(x).resolve_conj() if x.is_complex() else x  # type: ignore[no-any-return]
+    return E.conj(x).resolve_conj() if x.is_complex() else x
 
 
 def real(x: Array, /) -> Array:
@@ -284,7 +282,7 @@ def real(x: Array, /) -> Array:
         tensor([1.])
     """
     check_array(x, "real")
-    return x.real.clone() if x.is_complex() else x  # type: ignore[no-any-return]
+    return x.real.clone() if x.is_complex() else x
 
 
 def imag(x: Array, /) -> Array:

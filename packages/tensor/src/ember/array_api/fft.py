@@ -28,7 +28,7 @@ ManyDims = Callable[..., Array]
 def _check_norm(norm: object, op: str) -> str:
     if norm not in _NORMS:
         raise ValueError(f"[fft.{op}] norm must be one of {_NORMS}, got {norm!r}")
-    return norm  # type: ignore[return-value]
+    return norm
 
 
 def _one_dim(name: str, op: Callable[..., Any]) -> OneDim:
