@@ -6,6 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from ember.array_api import _linalg_complex as C
 from ember.array_api._common import Array, E, check_array, shape_of
 
 Tolerance = float | Array | None
@@ -26,8 +27,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         >>> matmul(ember.ones(2, 3), ember.ones(3)).shape
         ember.Size([2])
     """
-    check_array(x1, "matmul", "x1")
-    check_array(x2, "matmul", "x2")
+    x1, x2 = _promoted(x1, x2, "matmul")
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("[matmul] 0-d operands are not allowed; use multiply")
     return E.matmul(x1, x2)  # type: ignore[no-any-return]
@@ -103,7 +103,9 @@ def cholesky(x: Array, /, *, upper: builtins.bool = False) -> Array:
         tensor([[1., 0.],
                 [0., 1.]])
     """
-    return E.linalg.cholesky(check_array(x, "cholesky"), upper=upper)  # type: ignore[no-any-return]
+    if check_array(x, "cholesky").is_complex():
+        return C.cholesky(x, upper)  # type: ignore[no-any-return]
+    return E.linalg.cholesky(x, upper=upper)  # type: ignore[no-any-return]
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -146,7 +148,9 @@ def eigh(x: Array, /) -> Any:
         >>> eigh(ember.eye(2)).eigenvalues
         tensor([1., 1.])
     """
-    return E.linalg.eigh(check_array(x, "eigh"))
+    if check_array(x, "eigh").is_complex():
+        return C.eigh(x)
+    return E.linalg.eigh(x)
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -156,7 +160,9 @@ def eigvalsh(x: Array, /) -> Array:
         >>> eigvalsh(ember.eye(2))
         tensor([1., 1.])
     """
-    return E.linalg.eigvalsh(check_array(x, "eigvalsh"))  # type: ignore[no-any-return]
+    if check_array(x, "eigvalsh").is_complex():
+        return C.eigvalsh(x)  # type: ignore[no-any-return]
+    return E.linalg.eigvalsh(x)  # type: ignore[no-any-return]
 
 
 def inv(x: Array, /) -> Array:
@@ -194,7 +200,10 @@ def matrix_power(x: Array, n: int, /) -> Array:
         >>> matrix_power(2 * ember.eye(2), 3)[0, 0]
         tensor(8.)
     """
-    return E.linalg.matrix_power(check_array(x, "matrix_power"), n)  # type: ignore[no-any-return]
+    if check_array(x, "matrix_power").is_complex() and isinstance(n, int) and n < 0:
+        # ember.linalg.matrix_power's negative powers take real input only; inv takes complex.
+        return E.linalg.matrix_power(E.linalg.inv(x), -n)  # type: ignore[no-any-return]
+    return E.linalg.matrix_power(x, n)  # type: ignore[no-any-return]
 
 
 def matrix_rank(x: Array, /, *, rtol: Tolerance = None) -> Array:
@@ -204,7 +213,9 @@ def matrix_rank(x: Array, /, *, rtol: Tolerance = None) -> Array:
         >>> matrix_rank(ember.eye(3))
         tensor(3)
     """
-    return E.linalg.matrix_rank(check_array(x, "matrix_rank"), rtol=rtol)  # type: ignore[no-any-return]
+    if check_array(x, "matrix_rank").is_complex():
+        return C.matrix_rank(x, rtol)  # type: ignore[no-any-return]
+    return E.linalg.matrix_rank(x, rtol=rtol)  # type: ignore[no-any-return]
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -228,19 +239,9 @@ def pinv(x: Array, /, *, rtol: Tolerance = None) -> Array:
         >>> pinv(2 * ember.eye(2))[0, 0]
         tensor(0.5000)
     """
-    check_array(x, "pinv")
-    if not x.is_complex():
-        return E.linalg.pinv(x, rtol=rtol)  # type: ignore[no-any-return]
-    # ember's SVD is real-only. A = B + iC embeds as the real [[B, -C], [C, B]], whose
-    # pseudo-inverse is the embedding of pinv(A) (the map keeps products and adjoints).
-    m, n = x.shape[-2], x.shape[-1]
-    real = E.real(x)
-    imag = E.imag(x)
-    embedded = E.cat([E.cat([real, -imag], -1), E.cat([imag, real], -1)], -2)
-    if rtol is None:  # the default cutoff of an m x n matrix, not of the 2m x 2n embedding
-        rtol = E.finfo(real.dtype).eps * builtins.max(m, n)
-    inverse = E.linalg.pinv(embedded, rtol=rtol)
-    return E.complex(inverse[..., :n, :m], inverse[..., n:, :m])  # type: ignore[no-any-return]
+    if check_array(x, "pinv").is_complex():
+        return C.pinv(x, rtol)  # type: ignore[no-any-return]
+    return E.linalg.pinv(x, rtol=rtol)  # type: ignore[no-any-return]
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> Any:
@@ -252,7 +253,9 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> Any:
     """
     if mode not in ("reduced", "complete"):
         raise ValueError(f"[qr] mode must be 'reduced' or 'complete', got {mode!r}")
-    return E.linalg.qr(check_array(x, "qr"), mode=mode)
+    if check_array(x, "qr").is_complex():
+        return C.qr(x, mode == "complete")
+    return E.linalg.qr(x, mode=mode)
 
 
 def slogdet(x: Array, /) -> Any:
@@ -262,7 +265,9 @@ def slogdet(x: Array, /) -> Any:
         >>> slogdet(ember.eye(2)).sign
         tensor(1.)
     """
-    return E.linalg.slogdet(check_array(x, "slogdet"))
+    if check_array(x, "slogdet").is_complex():
+        return C.slogdet(x)
+    return E.linalg.slogdet(x)
 
 
 def solve(x1: Array, x2: Array, /) -> Array:
@@ -284,7 +289,12 @@ def svd(x: Array, /, *, full_matrices: builtins.bool = True) -> Any:
         >>> svd(ember.eye(2)).S
         tensor([1., 1.])
     """
-    return E.linalg.svd(check_array(x, "svd"), full_matrices=full_matrices)
+    if check_array(x, "svd").is_complex():
+        raise NotImplementedError(
+            f"[linalg.svd] complex input ({x.dtype}) is not implemented: ember's SVD is "
+            "real-only; linalg.svdvals, pinv and matrix_rank take complex arrays"
+        )
+    return E.linalg.svd(x, full_matrices=full_matrices)
 
 
 def svdvals(x: Array, /) -> Array:
@@ -294,7 +304,9 @@ def svdvals(x: Array, /) -> Array:
         >>> svdvals(ember.eye(2))
         tensor([1., 1.])
     """
-    return E.linalg.svdvals(check_array(x, "svdvals"))  # type: ignore[no-any-return]
+    if check_array(x, "svdvals").is_complex():
+        return C.svdvals(x)  # type: ignore[no-any-return]
+    return E.linalg.svdvals(x)  # type: ignore[no-any-return]
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
