@@ -223,3 +223,19 @@ def test_complex_sign_is_unit_or_zero(re: float, im: float, dtype: Any) -> None:
     got = complex(xp.sign(x))
     expected = 0 if value == 0 else value / abs(value)
     assert cmath.isclose(got, expected, rel_tol=1e-5, abs_tol=1e-6)
+
+
+def test_complex_unique_matches_numpy() -> None:
+    a = np.array(
+        [[1 + 2j, 0j, 1 + 2j], [complex(NAN, 0), complex(NAN, 0), -0.0 + 0j], [1 - 1j, 3, 1 + 2j]],
+        dtype=np.complex64,
+    )
+    x = xp.asarray(a)
+    got, expected = xp.unique_all(x), np.unique_all(a)
+    check(got.values, expected.values)  # sorted by real then imaginary part; each NaN distinct
+    for field in ("indices", "inverse_indices", "counts"):
+        assert to_numpy(getattr(got, field)).tolist() == getattr(expected, field).tolist(), field
+    check(xp.unique_values(x), expected.values)  # numpy >= 2.3 leaves unique_values unsorted
+    check(xp.unique_counts(x).counts, np.unique_counts(a).counts)
+    check(xp.unique_inverse(x).inverse_indices, np.unique_inverse(a).inverse_indices)
+    assert xp.unique_values(xp.zeros((0, 2), dtype=xp.complex128)).shape == (0,)
