@@ -50,8 +50,13 @@ def scalar_dtype(value: Any) -> Any:
     if isinstance(value, int):
         return E.int64
     if isinstance(value, complex):
-        return E.complex128 if E.get_default_dtype() == E.float64 else E.complex64
+        return complex_default()
     return E.get_default_dtype()
+
+
+def complex_default() -> Any:
+    """The default complex dtype: the complex dtype of the default float dtype's precision."""
+    return E.complex128 if E.get_default_dtype() == E.float64 else E.complex64
 
 
 def as_operands(x1: object, x2: object, op: str) -> tuple[Any, Any]:

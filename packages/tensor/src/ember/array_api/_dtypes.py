@@ -9,7 +9,7 @@ import builtins
 from dataclasses import dataclass
 from typing import Any
 
-from ember.array_api._common import E, check_array, check_device, is_scalar
+from ember.array_api._common import E, check_array, check_device, complex_default, is_scalar
 from ember_core._C import dtype as DType
 
 bool: DType = E.bool
@@ -80,17 +80,13 @@ def _promote_scalar(dtype: DType, scalar: builtins.bool | int | float | complex)
         return complex128 if dtype == float64 else complex_default()
     if (
         isinstance(scalar, float)
-        and dtype not in _KINDS["real floating"] + _KINDS["complex floating"]
+        and not dtype.is_floating_point
+        and dtype not in _KINDS["complex floating"]
     ):
         return E.get_default_dtype()  # type: ignore[no-any-return]
     if isinstance(scalar, int) and not isinstance(scalar, builtins.bool) and dtype == bool:
         return int64
     return dtype
-
-
-def complex_default() -> DType:
-    """The default complex dtype: the complex dtype of the default float dtype's precision."""
-    return complex128 if E.get_default_dtype() == float64 else complex64
 
 
 def real_dtype_of(dtype: DType) -> DType:

@@ -6,8 +6,8 @@ from typing import Any
 
 import ember
 from ember._device import device
-from ember.array_api._common import check_device
-from ember.array_api._dtypes import _KINDS, DTYPES, complex_default
+from ember.array_api._common import check_device, complex_default
+from ember.array_api._dtypes import _KINDS, DTYPES
 
 _CPU = device("cpu")
 
