@@ -150,13 +150,35 @@ def test_pinv_and_matrix_power_and_mixed_matmul() -> None:
     assert int(xp.matmul(x8, x16)) == 11 and xp.matmul(x8, x16).dtype == xp.int16
 
 
-def test_complex_svd_raises_not_implemented() -> None:
-    raises(
-        NotImplementedError,
-        "linalg.svd",
-        lambda: xp.linalg.svd(xp.asarray(cplx(2, 2))),
-        "complex",
-    )
+@pytest.mark.parametrize(("dtype", "np_dtype", "tol"), DTYPES, ids=IDS)
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 5, 5), (1, 1), (6, 2), (0, 3), (3, 0)])
+@pytest.mark.parametrize("full_matrices", [True, False])
+def test_svd(dtype: Any, np_dtype: Any, tol: float, shape: Any, full_matrices: bool) -> None:
+    a = cplx(*shape, dtype=np_dtype)
+    u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=full_matrices)
+    nu, ns, nvh = np.linalg.svd(a, full_matrices=full_matrices)
+    assert (u.shape, s.shape, vh.shape) == (nu.shape, ns.shape, nvh.shape)
+    assert u.dtype == dtype and vh.dtype == dtype and s.dtype == xp.real(xp.asarray(a)).dtype
+    un, sn, vhn = to_numpy(u), to_numpy(s), to_numpy(vh)
+    np.testing.assert_allclose(sn, ns, atol=tol * 10)
+    k = min(shape[-2:])
+    np.testing.assert_allclose((un[..., :k] * sn[..., None, :]) @ vhn[..., :k, :], a, atol=tol * 10)
+    for q in (un, adjoint(vhn)):  # orthonormal columns
+        eye = np.broadcast_to(np.eye(q.shape[-1]), (*q.shape[:-2], q.shape[-1], q.shape[-1]))
+        np.testing.assert_allclose(adjoint(q) @ q, eye, atol=tol * 10)
+
+
+def test_svd_of_rank_deficient_and_repeated_singular_values() -> None:
+    for a in (
+        np.eye(4, dtype=complex) * (1 + 1j),
+        np.zeros((3, 3), complex),
+        cplx(5, 2) @ cplx(2, 4),
+    ):
+        u, s, vh = (to_numpy(t) for t in xp.linalg.svd(xp.asarray(a)))
+        np.testing.assert_allclose(s, np.linalg.svd(a)[1], atol=1e-12)
+        np.testing.assert_allclose((u[:, : len(s)] * s) @ vh[: len(s)], a, atol=1e-12)
+        np.testing.assert_allclose(adjoint(u) @ u, np.eye(u.shape[0]), atol=1e-12)
+        np.testing.assert_allclose(vh @ adjoint(vh), np.eye(vh.shape[0]), atol=1e-12)
 
 
 @given(

@@ -290,10 +290,7 @@ def svd(x: Array, /, *, full_matrices: builtins.bool = True) -> Any:
         tensor([1., 1.])
     """
     if check_array(x, "svd").is_complex():
-        raise NotImplementedError(
-            f"[linalg.svd] complex input ({x.dtype}) is not implemented: ember's SVD is "
-            "real-only; linalg.svdvals, pinv and matrix_rank take complex arrays"
-        )
+        return C.svd(x, full_matrices)
     return E.linalg.svd(x, full_matrices=full_matrices)
 
 

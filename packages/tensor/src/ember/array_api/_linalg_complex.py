@@ -29,6 +29,14 @@ class QRResult(NamedTuple):
     R: Any
 
 
+class SVDResult(NamedTuple):
+    """``svd``'s result for complex input."""
+
+    U: Any
+    S: Any
+    Vh: Any
+
+
 class SlogdetResult(NamedTuple):
     """``slogdet``'s result for complex input."""
 
@@ -165,3 +173,82 @@ def qr(x: Array, complete: builtins.bool) -> QRResult:
         return QRResult(q, r)
     k = builtins.min(m, n)
     return QRResult(q[..., :, :k], r[..., :k, :])
+
+
+def _round_robin(n: int) -> list[tuple[list[int], list[int]]]:
+    """The n - 1 (n even) rounds of disjoint column pairs that meet every pair once."""
+    players = list(range(n + n % 2))
+    rounds = []
+    for _ in range(len(players) - 1):
+        half = len(players) // 2
+        pairs = [(players[i], players[-1 - i]) for i in range(half)]
+        pairs = [(p, q) for p, q in pairs if q < n and p < n]
+        if pairs:
+            rounds.append(([p for p, _ in pairs], [q for _, q in pairs]))
+        players = [players[0], players[-1], *players[1:-1]]
+    return rounds
+
+
+def _jacobi(a: Any) -> tuple[Any, Any]:
+    """Rotates a's columns until they are orthogonal: returns ``(a V, V)`` with V unitary."""
+    n = a.shape[-1]
+    real_dtype = E.real(a).dtype
+    eps = E.finfo(real_dtype).eps
+    v = E.eye(n, dtype=a.dtype).expand((*a.shape[:-2], n, n)).clone()
+    a = a.clone()
+    rounds = _round_robin(n)
+    for _ in range(60):  # quadratic convergence: a handful of sweeps in practice
+        worst = 0.0
+        for p_list, q_list in rounds:
+            p, q = E.tensor(p_list, dtype=E.int64), E.tensor(q_list, dtype=E.int64)
+            ap, aq = a[..., p], a[..., q]
+            alpha = E.sum(E.square(E.abs(ap)), dim=-2)
+            beta = E.sum(E.square(E.abs(aq)), dim=-2)
+            gamma = E.sum(E.conj(ap) * aq, dim=-2)
+            magnitude = E.abs(gamma)
+            scale = E.sqrt(alpha * beta)
+            rotate = magnitude > eps * scale
+            if builtins.bool(E.any(rotate)):
+                worst = builtins.max(worst, float(E.max(E.where(rotate, magnitude / scale, 0))))
+            safe = E.where(rotate, magnitude, E.ones_like(magnitude))
+            zeta = E.where(rotate, (beta - alpha) / (2 * safe), E.zeros_like(safe))
+            sign = E.where(zeta >= 0, E.ones_like(zeta), -E.ones_like(zeta))
+            t = E.where(rotate, sign / (E.abs(zeta) + E.hypot(E.ones_like(zeta), zeta)), 0)
+            c = (1 / E.sqrt(1 + t * t)).to(a.dtype).unsqueeze(-2)
+            s = c * t.to(a.dtype).unsqueeze(-2)
+            phase = E.where(rotate, gamma / safe.to(a.dtype), E.ones_like(gamma))
+            turn = E.conj(phase).unsqueeze(-2)
+            for m in (a, v):
+                mp, mq = m[..., p], m[..., q] * turn
+                m[..., p] = c * mp - s * mq
+                m[..., q] = s * mp + c * mq
+        if worst <= n * eps:
+            break
+    return a, v
+
+
+def svd(x: Array, full_matrices: builtins.bool) -> SVDResult:
+    """``(U, S, Vh)`` with S descending: one-sided Jacobi makes ``A V``'s columns orthogonal (their
+    norms are S), then a QR of ``A V`` gives U (completed to a square U when `full_matrices`)."""
+    m, n = x.shape[-2], x.shape[-1]
+    if m < n:  # A^H = U' S V'^H, so A = V' S U'^H
+        u, s, vh = svd(E.conj(x.mT).resolve_conj(), full_matrices)
+        return SVDResult(E.conj(vh.mT).resolve_conj(), s, E.conj(u.mT).resolve_conj())
+    batch = tuple(x.shape[:-2])
+    if n == 0:
+        u = E.eye(m, dtype=x.dtype).expand((*batch, m, m)) if full_matrices else x[..., :, :0]
+        return SVDResult(u.clone(), E.zeros((*batch, 0), dtype=E.real(x).dtype), x[..., :0, :0])
+    rotated, v = _jacobi(x)
+    values = E.linalg.vector_norm(rotated, dim=-2)
+    order = E.argsort(values, dim=-1, descending=True, stable=True)
+    values = E.take_along_dim(values, order, dim=-1)
+    columns = order.unsqueeze(-2)
+    rotated = E.take_along_dim(rotated, columns.expand(rotated.shape), dim=-1)
+    v = E.take_along_dim(v, columns.expand(v.shape), dim=-1)
+    q, r = qr(rotated, complete=full_matrices)
+    diagonal = E.diagonal(r, 0, -2, -1)
+    size = E.abs(diagonal)
+    phase = E.where(size == 0, E.ones_like(diagonal), diagonal / E.where(size == 0, 1, size))
+    if full_matrices:
+        phase = E.cat([phase, E.ones((*batch, m - n), dtype=x.dtype)], -1)
+    return SVDResult(q * phase.unsqueeze(-2), values, E.conj(v.mT).resolve_conj())
