@@ -43,6 +43,8 @@ def test_arange_empty_ranges_keep_their_dtype() -> None:
     assert xp.arange(1, 0, 1, dtype=xp.uint8).shape == (0,)
     assert xp.arange(1.5, 0).dtype == xp.float32 and xp.arange(2.0, 0).shape == (0,)
     assert xp.arange(0, 5, -1).shape == (0,)
+    assert xp.arange(0, 0.0, -1).dtype == xp.float32  # a float bound: float even when empty
+    assert xp.arange(3, 1, 1.5).dtype == xp.float32 and xp.arange(3, 1).dtype == xp.int64
     raises(TypeError, "arange", lambda: xp.arange(None), "int or a float")
     raises(TypeError, "arange", lambda: xp.arange(0, "5"), "stop")
 

@@ -84,7 +84,11 @@ def arange(
         if not isinstance(bound, (int, float)) or isinstance(bound, builtins.bool):
             raise TypeError(f"[arange] {name} must be an int or a float, got {bound!r}")
     if step != 0 and (stop - start) * step <= 0:
-        # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0).
+        # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0);
+        # the dtype is still the one all the bounds give (a float bound: the default float).
+        if dtype is None:
+            floats = any(isinstance(b, float) for b in (start, stop, step))
+            dtype = E.get_default_dtype() if floats else E.int64
         stop = start
     return E.arange(start, stop, step, dtype=dtype)  # type: ignore[no-any-return]
 
