@@ -112,3 +112,17 @@ def test_to_device() -> None:
     raises(ValueError, "to_device", lambda: x.to_device("cpu", stream=1), "stream")
     raises(RuntimeError, "to_device", lambda: x.to_device("cuda"), "CUDA")
     raises(TypeError, "to_device", lambda: x.to_device(1.5), "device")
+
+
+def test_take_and_take_along_axis_count_negative_indices_from_the_end() -> None:
+    a = np.array([[1, 2, 3], [4, 5, 6]])
+    x = xp.asarray(a)
+    for indices in ([-1, 0, -3], [2, -2]):
+        got = xp.take(x, xp.asarray(indices), axis=1)
+        assert to_numpy(got).tolist() == np.take(a, indices, axis=1).tolist()
+    assert to_numpy(xp.take(xp.asarray([False, True]), xp.asarray([-1]))).tolist() == [True]
+    picks = np.array([[-1], [-2]])
+    expected = np.take_along_axis(a, picks, axis=-1)
+    assert to_numpy(xp.take_along_axis(x, xp.asarray(picks), axis=-1)).tolist() == expected.tolist()
+    raises(IndexError, "take", lambda: xp.take(x, xp.asarray([-4]), axis=1), "-4", "size 3")
+    raises(IndexError, "take_along_axis", lambda: xp.take_along_axis(x, xp.asarray([[-3]]), axis=0))
