@@ -191,3 +191,15 @@ def test_qr_reconstructs_any_shape(m: int, n: int, data: st.DataObject) -> None:
     a = cplx(m, n)
     q, r = xp.linalg.qr(xp.asarray(a), mode=mode)
     np.testing.assert_allclose(to_numpy(q) @ to_numpy(r), a, atol=1e-10)
+
+
+def test_qr_and_svd_of_huge_values_do_not_overflow() -> None:
+    # |column|**2 exceeds float64's range: the factorisations scale by the largest magnitude.
+    a = np.array([[6.8831e153j], [1.1506e154j]])
+    q, r = (to_numpy(t) for t in xp.linalg.qr(xp.asarray(a)))
+    assert np.all(np.isfinite(q)) and np.all(np.isfinite(r))
+    np.testing.assert_allclose(q @ r, a, rtol=1e-12)
+    b = np.array([[1e300 + 1e300j, 1e300], [2e300, -1e300j]])
+    u, s, vh = (to_numpy(t) for t in xp.linalg.svd(xp.asarray(b)))
+    np.testing.assert_allclose(s, np.linalg.svd(b)[1], rtol=1e-12)
+    np.testing.assert_allclose((u * s) @ vh, b, rtol=0, atol=1e-12 * 1e300)

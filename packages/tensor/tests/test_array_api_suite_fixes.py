@@ -126,3 +126,17 @@ def test_take_and_take_along_axis_count_negative_indices_from_the_end() -> None:
     assert to_numpy(xp.take_along_axis(x, xp.asarray(picks), axis=-1)).tolist() == expected.tolist()
     raises(IndexError, "take", lambda: xp.take(x, xp.asarray([-4]), axis=1), "-4", "size 3")
     raises(IndexError, "take_along_axis", lambda: xp.take_along_axis(x, xp.asarray([[-3]]), axis=0))
+
+
+def test_solve_promotes_eye_clamps_k_and_any_all_give_bool() -> None:
+    x = xp.linalg.solve(xp.eye(2), xp.asarray([1.0, 2.0], dtype=xp.float64))
+    assert x.dtype == xp.float64 and to_numpy(x).tolist() == [1.0, 2.0]
+    assert xp.linalg.solve(xp.zeros((0, 0)), xp.zeros(0, dtype=xp.float64)).shape == (0,)
+    for k in (2**63, -(2**70), 5, -5):
+        assert to_numpy(xp.eye(3, 4, k=k)).tolist() == np.eye(3, 4, k=k).tolist()
+    assert xp.eye(0, k=2**63).shape == (0, 0)
+    for fn in (xp.any, xp.all):
+        assert fn(xp.asarray(0, dtype=xp.uint8)).dtype == xp.bool
+        assert fn(xp.asarray([[1, 0]], dtype=xp.uint8), axis=1).dtype == xp.bool
+    assert not bool(xp.any(xp.asarray(0, dtype=xp.uint8)))
+    assert bool(xp.all(xp.asarray([3, 200], dtype=xp.uint8)))

@@ -221,6 +221,9 @@ def eye(
     """
     check_device(device, "eye")
     n_cols = n_rows if n_cols is None else n_cols
+    if isinstance(k, int) and isinstance(n_rows, int) and isinstance(n_cols, int):
+        # Beyond the corners every diagonal is empty: clamping keeps k within int64.
+        k = builtins.max(builtins.min(k, n_cols), -n_rows)
     ones_ = E.ones((n_rows, n_cols), dtype=dtype)
     return ones_.triu(k).tril(k)  # type: ignore[no-any-return]
 

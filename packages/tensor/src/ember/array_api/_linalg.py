@@ -277,8 +277,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
         >>> solve(2 * ember.eye(2), ember.ones(2))
         tensor([0.5000, 0.5000])
     """
-    check_array(x1, "solve", "x1")
-    check_array(x2, "solve", "x2")
+    x1, x2 = _promoted(x1, x2, "solve")
     return E.linalg.solve(x1, x2)  # type: ignore[no-any-return]
 
 

@@ -146,9 +146,20 @@ def cholesky(x: Array, upper: builtins.bool) -> Any:
     return E.conj(factor.mT).resolve_conj() if upper else factor
 
 
+def _scaled(x: Array) -> tuple[Any, Any]:
+    """``(x / s, s)`` with s each matrix's largest magnitude (1 for zero matrices): the column
+    norms below then cannot overflow (ember's vector_norm does not rescale)."""
+    if x.numel() == 0:
+        return x, E.ones((*x.shape[:-2], 1, 1), dtype=E.real(x).dtype)
+    scale = E.amax(E.abs(x), dim=(-2, -1), keepdim=True)
+    scale = E.where((scale > 0) & E.isfinite(scale), scale, E.ones_like(scale))
+    return x / scale.to(x.dtype), scale
+
+
 def qr(x: Array, complete: builtins.bool) -> QRResult:
     """``(Q, R)`` by Householder reflections ``I - 2 v v^H``, one per column."""
     m, n = x.shape[-2], x.shape[-1]
+    x, scale = _scaled(x)
     r = x.clone()
     q = E.eye(m, dtype=x.dtype).expand((*x.shape[:-2], m, m)).clone()
     for j in range(builtins.min(m - 1, n)):
@@ -168,7 +179,7 @@ def qr(x: Array, complete: builtins.bool) -> QRResult:
         q = E.cat(
             [q[..., :, :j], tail - 2 * (tail @ v.unsqueeze(-1)) * E.conj(v).unsqueeze(-2)], -1
         )
-    r = E.triu(r)
+    r = E.triu(r) * scale.to(x.dtype)
     if complete:
         return QRResult(q, r)
     k = builtins.min(m, n)
@@ -238,8 +249,10 @@ def svd(x: Array, full_matrices: builtins.bool) -> SVDResult:
     if n == 0:
         u = E.eye(m, dtype=x.dtype).expand((*batch, m, m)) if full_matrices else x[..., :, :0]
         return SVDResult(u.clone(), E.zeros((*batch, 0), dtype=E.real(x).dtype), x[..., :0, :0])
-    rotated, v = _jacobi(x)
-    values = E.linalg.vector_norm(rotated, dim=-2)
+    scaled, scale = _scaled(x)
+    rotated, v = _jacobi(scaled)
+    rotated = rotated * scale.to(x.dtype)
+    values = E.linalg.vector_norm(rotated / scale.to(x.dtype), dim=-2) * scale[..., 0]
     order = E.argsort(values, dim=-1, descending=True, stable=True)
     values = E.take_along_dim(values, order, dim=-1)
     columns = order.unsqueeze(-2)
