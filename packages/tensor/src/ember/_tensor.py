@@ -267,6 +267,19 @@ class Tensor(TensorCompat, _C.TensorBase):
 
         return ember.array_api
 
+    def to_device(self, device: DeviceLike, /, *, stream: int | Any | None = None) -> Tensor:
+        """The Array API's ``to_device``: this array itself, as the CPU is its only device.
+
+        Example:
+            >>> x = ember.ones(2)
+            >>> x.to_device("cpu") is x
+            True
+        """
+        if stream is not None:
+            raise ValueError(f"[to_device] stream must be None on the CPU, got {stream!r}")
+        _check_cpu(_as_device(device, "to_device"), "to_device")
+        return self
+
     def __iter__(self) -> Iterator[Tensor]:
         if self.dim() == 0:
             raise TypeError("[iter] iteration over a 0-d tensor")

@@ -3,7 +3,7 @@
 Arrays are ``ember.Tensor`` objects; the functions follow the standard's names and signatures
 (``axis``/``keepdims``/``correction``; positional-only and keyword-only arguments) and translate
 to ember's torch-style ops. ``import ember`` does not import this package: it loads on first use.
-docs/array_api.md lists where ember deviates (no uint16/32/64 or complex dtypes, ``x.size``...).
+docs/array_api.md lists where ember deviates (no uint16/32/64 dtypes, ``x.size``...).
 
 Example:
     >>> import ember
@@ -14,7 +14,7 @@ Example:
 
 from __future__ import annotations
 
-from ember.array_api import linalg
+from ember.array_api import fft, linalg
 from ember.array_api._creation import (
     arange,
     asarray,
@@ -37,6 +37,8 @@ from ember.array_api._dtypes import (
     astype,
     bool,
     can_cast,
+    complex64,
+    complex128,
     finfo,
     float32,
     float64,
@@ -185,6 +187,7 @@ pi = 3.141592653589793
 __all__ = [
     "__array_api_version__",
     "e",
+    "fft",
     "inf",
     "linalg",
     "nan",
@@ -220,6 +223,8 @@ __all__ = [
     "can_cast",
     "ceil",
     "clip",
+    "complex128",
+    "complex64",
     "concat",
     "conj",
     "copysign",

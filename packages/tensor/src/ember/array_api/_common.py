@@ -14,7 +14,7 @@ from ember._tensor import Tensor
 E: Any = ember
 
 Array = Tensor
-Scalar = bool | int | float
+Scalar = bool | int | float | complex
 
 
 def check_array(x: object, op: str, name: str = "x") -> Any:
@@ -39,17 +39,24 @@ def shape_of(x: Any) -> tuple[int, ...]:
 
 
 def is_scalar(x: object) -> bool:
-    """Whether x is a Python bool, int or float (the scalars the standard accepts)."""
-    return isinstance(x, (bool, int, float))
+    """Whether x is a Python bool, int, float or complex (the scalars the standard accepts)."""
+    return isinstance(x, (bool, int, float, complex))
 
 
 def scalar_dtype(value: Any) -> Any:
-    """The default dtype of a Python scalar: bool, int64 or the default float dtype."""
+    """The default dtype of a Python scalar: bool, int64, or the default float/complex dtype."""
     if isinstance(value, bool):
         return E.bool
     if isinstance(value, int):
         return E.int64
+    if isinstance(value, complex):
+        return complex_default()
     return E.get_default_dtype()
+
+
+def complex_default() -> Any:
+    """The default complex dtype: the complex dtype of the default float dtype's precision."""
+    return E.complex128 if E.get_default_dtype() == E.float64 else E.complex64
 
 
 def as_operands(x1: object, x2: object, op: str) -> tuple[Any, Any]:

@@ -80,6 +80,16 @@ def arange(
     check_device(device, "arange")
     if stop is None:
         start, stop = 0, start
+    for name, bound in (("start", start), ("stop", stop), ("step", step)):
+        if not isinstance(bound, (int, float)) or isinstance(bound, builtins.bool):
+            raise TypeError(f"[arange] {name} must be an int or a float, got {bound!r}")
+    if step != 0 and (stop - start) * step <= 0:
+        # The standard's empty range (ember's arange, like torch's, rejects start > stop, step > 0);
+        # the dtype is still the one all the bounds give (a float bound: the default float).
+        if dtype is None:
+            floats = any(isinstance(b, float) for b in (start, stop, step))
+            dtype = E.get_default_dtype() if floats else E.int64
+        stop = start
     return E.arange(start, stop, step, dtype=dtype)  # type: ignore[no-any-return]
 
 
@@ -117,7 +127,11 @@ def ones(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
 
 
 def full(
-    shape: Shape, fill_value: builtins.bool | int | float, *, dtype: Any = None, device: Any = None
+    shape: Shape,
+    fill_value: builtins.bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Any = None,
 ) -> Array:
     """An array filled with `fill_value`; its dtype follows the scalar's kind by default.
 
@@ -171,7 +185,7 @@ def ones_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
 def full_like(
     x: Array,
     /,
-    fill_value: builtins.bool | int | float,
+    fill_value: builtins.bool | int | float | complex,
     *,
     dtype: Any = None,
     device: Any = None,
@@ -184,6 +198,8 @@ def full_like(
     """
     check_array(x, "full_like")
     check_device(device, "full_like")
+    if isinstance(fill_value, complex):  # ember's full_like takes real fill values only
+        return E.full(tuple(x.shape), fill_value, dtype=x.dtype if dtype is None else dtype)  # type: ignore[no-any-return]
     return E.full_like(x, fill_value, dtype=dtype)  # type: ignore[no-any-return]
 
 
@@ -205,13 +221,16 @@ def eye(
     """
     check_device(device, "eye")
     n_cols = n_rows if n_cols is None else n_cols
+    if isinstance(k, int) and isinstance(n_rows, int) and isinstance(n_cols, int):
+        # Beyond the corners every diagonal is empty: clamping keeps k within int64.
+        k = builtins.max(builtins.min(k, n_cols), -n_rows)
     ones_ = E.ones((n_rows, n_cols), dtype=dtype)
     return ones_.triu(k).tril(k)  # type: ignore[no-any-return]
 
 
 def linspace(
-    start: int | float,
-    stop: int | float,
+    start: int | float | complex,
+    stop: int | float | complex,
     /,
     num: int,
     *,
@@ -221,11 +240,22 @@ def linspace(
 ) -> Array:
     """`num` evenly spaced values from `start` to `stop` (excluded when ``endpoint=False``).
 
+    A complex bound gives a complex array (the default complex dtype unless `dtype` is given).
+
     Example:
         >>> linspace(0, 1, 4, endpoint=False)
         tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
     check_device(device, "linspace")
+    if isinstance(start, complex) or isinstance(stop, complex):
+        dtype = scalar_dtype(1j) if dtype is None else dtype
+        if dtype not in (E.complex64, E.complex128):
+            raise TypeError(f"[linspace] complex bounds need a complex dtype, got {dtype}")
+        part = E.float32 if dtype == E.complex64 else E.float64
+        begin, end = complex(start), complex(stop)
+        real = linspace(begin.real, end.real, num, dtype=part, endpoint=endpoint)
+        imag = linspace(begin.imag, end.imag, num, dtype=part, endpoint=endpoint)
+        return E.complex(real, imag)  # type: ignore[no-any-return]
     if endpoint:
         return E.linspace(start, stop, num, dtype=dtype)  # type: ignore[no-any-return]
     return E.linspace(start, stop, num + 1, dtype=dtype)[:num]  # type: ignore[no-any-return]

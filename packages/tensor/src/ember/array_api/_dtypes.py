@@ -1,6 +1,6 @@
 """Data types, promotion and casting: the standard's data type functions over ember dtypes.
 
-ember has no uint16/uint32/uint64 and no complex dtypes (docs/array_api.md lists the deviations).
+ember has no uint16/uint32/uint64 dtypes (docs/array_api.md lists the deviations).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import builtins
 from dataclasses import dataclass
 from typing import Any
 
-from ember.array_api._common import E, check_array, check_device, is_scalar
+from ember.array_api._common import E, check_array, check_device, complex_default, is_scalar
 from ember_core._C import dtype as DType
 
 bool: DType = E.bool
@@ -20,6 +20,8 @@ int64: DType = E.int64
 uint8: DType = E.uint8
 float32: DType = E.float32
 float64: DType = E.float64
+complex64: DType = E.complex64
+complex128: DType = E.complex128
 
 # The dtypes the standard knows that ember has, by the standard's names.
 DTYPES: dict[str, DType] = {
@@ -31,6 +33,8 @@ DTYPES: dict[str, DType] = {
     "uint8": uint8,
     "float32": float32,
     "float64": float64,
+    "complex64": complex64,
+    "complex128": complex128,
 }
 _KINDS: dict[str, tuple[DType, ...]] = {
     "bool": (bool,),
@@ -38,8 +42,8 @@ _KINDS: dict[str, tuple[DType, ...]] = {
     "unsigned integer": (uint8,),
     "integral": (int8, int16, int32, int64, uint8),
     "real floating": (float32, float64),
-    "complex floating": (),
-    "numeric": (int8, int16, int32, int64, uint8, float32, float64),
+    "complex floating": (complex64, complex128),
+    "numeric": (int8, int16, int32, int64, uint8, float32, float64, complex64, complex128),
 }
 
 
@@ -68,13 +72,26 @@ def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> builti
     raise TypeError(f"[isdtype] kind must be a dtype, a str or a tuple, got {kind!r}")
 
 
-def _promote_scalar(dtype: DType, scalar: builtins.bool | int | float) -> DType:
+def _promote_scalar(dtype: DType, scalar: builtins.bool | int | float | complex) -> DType:
     """The dtype of `dtype` combined with a Python scalar: the array's dtype unless kinds differ."""
-    if isinstance(scalar, float) and not dtype.is_floating_point:
+    if isinstance(scalar, complex):
+        if dtype in _KINDS["complex floating"]:
+            return dtype
+        return complex128 if dtype == float64 else complex_default()
+    if (
+        isinstance(scalar, float)
+        and not dtype.is_floating_point
+        and dtype not in _KINDS["complex floating"]
+    ):
         return E.get_default_dtype()  # type: ignore[no-any-return]
     if isinstance(scalar, int) and not isinstance(scalar, builtins.bool) and dtype == bool:
         return int64
     return dtype
+
+
+def real_dtype_of(dtype: DType) -> DType:
+    """The real floating dtype of a complex dtype's precision (`dtype` itself when it is real)."""
+    return {complex64: float32, complex128: float64}.get(dtype, dtype)
 
 
 def result_type(*arrays_and_dtypes: Any) -> DType:
@@ -134,15 +151,16 @@ def _dtype_of(type: Any, op: str) -> DType:
 
 
 def finfo(type: Any, /) -> finfo_object:
-    """Machine limits of a floating-point dtype or of an array's dtype.
+    """Machine limits of a real or complex floating-point dtype or of an array's dtype.
 
     Example:
         >>> finfo(float32).bits
         32
     """
-    dtype = _dtype_of(type, "finfo")
+    dtype = real_dtype_of(_dtype_of(type, "finfo"))
     if dtype not in _KINDS["real floating"]:
         raise TypeError(f"[finfo] expected a floating-point dtype, got {dtype}")
+    # A complex dtype's limits are those of its real and imaginary parts (dtype is their dtype).
     info = E.finfo(dtype)
     return finfo_object(info.bits, info.eps, info.max, info.min, info.smallest_normal, dtype)
 

@@ -51,7 +51,6 @@ ceil = _unary("ceil", E.ceil)
 cos = _unary("cos", E.cos)
 cosh = _unary("cosh", E.cosh)
 exp = _unary("exp", E.exp)
-expm1 = _unary("expm1", E.expm1)
 floor = _unary("floor", E.floor)
 isfinite = _unary("isfinite", E.isfinite)
 isinf = _unary("isinf", E.isinf)
@@ -64,13 +63,11 @@ logical_not = _unary("logical_not", E.logical_not)
 negative = _unary("negative", E.negative)
 positive = _unary("positive", E.positive)
 reciprocal = _unary("reciprocal", E.reciprocal)
-round = _unary("round", E.round)
 sin = _unary("sin", E.sin)
 sinh = _unary("sinh", E.sinh)
 sqrt = _unary("sqrt", E.sqrt)
 square = _unary("square", E.square)
 tan = _unary("tan", E.tan)
-tanh = _unary("tanh", E.tanh)
 trunc = _unary("trunc", E.trunc)
 
 add = _binary("add", E.add)
@@ -83,7 +80,6 @@ bitwise_xor = _binary("bitwise_xor", E.bitwise_xor)
 copysign = _binary("copysign", E.copysign)
 divide = _binary("divide", E.true_divide)
 equal = _binary("equal", E.eq)
-floor_divide = _binary("floor_divide", E.floor_divide)
 greater = _binary("greater", E.gt)
 greater_equal = _binary("greater_equal", E.ge)
 hypot = _binary("hypot", E.hypot)
@@ -98,20 +94,108 @@ minimum = _binary("minimum", E.minimum)
 multiply = _binary("multiply", E.mul)
 not_equal = _binary("not_equal", E.ne)
 pow = _binary("pow", E.pow)
-remainder = _binary("remainder", E.remainder)
 subtract = _binary("subtract", E.sub)
 
 
 def sign(x: Array, /) -> Array:
     """-1, 0 or 1 by the sign of each element; NaN stays NaN (ember's ``sign`` gives 0 there).
 
+    For complex x it is ``x / abs(x)`` (0 where x is 0), as the standard defines it.
+
     Example:
         >>> sign(ember.tensor([-2.0, 0.0, float("nan")]))
         tensor([-1., 0., nan])
     """
-    result = E.sign(check_array(x, "sign"))
+    check_array(x, "sign")
+    if x.is_complex():
+        magnitude = E.abs(x)
+        return E.where(magnitude == 0, E.zeros_like(x), x / magnitude)  # type: ignore[no-any-return]
+    result = E.sign(x)
     if x.is_floating_point():
         result = E.where(E.isnan(x), x, result)
+    return result  # type: ignore[no-any-return]
+
+
+def round(x: Array, /) -> Array:
+    """Each element rounded to the nearest integer, halves to even (complex: each part).
+
+    Example:
+        >>> round(ember.tensor([0.5, 1.5, -2.7]))
+        tensor([ 0.,  2., -3.])
+    """
+    check_array(x, "round")
+    if x.is_complex():
+        return E.complex(E.round(x.real), E.round(x.imag))  # type: ignore[no-any-return]
+    return E.round(x)  # type: ignore[no-any-return]
+
+
+def expm1(x: Array, /) -> Array:
+    """``exp(x) - 1``, accurate near 0; complex x follows the standard's special cases.
+
+    Example:
+        >>> expm1(ember.tensor([0.0]))
+        tensor([0.])
+    """
+    check_array(x, "expm1")
+    if not x.is_complex():
+        return E.expm1(x)  # type: ignore[no-any-return]
+    a, b = E.real(x), E.imag(x)
+    # exp(a)cos(b) - 1 = expm1(a)cos(b) - 2sin^2(b/2): no cancellation near 0; +0.0 turns -0 to 0.
+    real = E.expm1(a) * E.cos(b) - 2 * E.square(E.sin(b / 2)) + 0.0
+    imag = E.where(b == 0, b, E.exp(a) * E.sin(b))  # inf * sin(0) would be NaN
+    not_finite_b = ~E.isfinite(b)
+    real = E.where((a == -E.inf) & not_finite_b, -1.0, real)
+    imag = E.where((a == -E.inf) & not_finite_b, 0.0, imag)
+    real = E.where((a == E.inf) & not_finite_b, E.inf, real)
+    return E.complex(real, imag)  # type: ignore[no-any-return]
+
+
+def tanh(x: Array, /) -> Array:
+    """The hyperbolic tangent; ``tanh(+inf + bj)`` is ``1 + 0j`` with b's sign on the zero.
+
+    Example:
+        >>> tanh(ember.tensor([0.0]))
+        tensor([0.])
+    """
+    result = E.tanh(check_array(x, "tanh"))
+    if x.is_complex():
+        # ember's zero takes sin(2b)'s sign; the standard gives it b's (conj symmetry).
+        b = E.imag(x)
+        at_inf = (E.real(x) == E.inf) & E.isfinite(b)
+        zero = E.copysign(E.zeros_like(b), b)
+        result = E.where(at_inf, E.complex(E.ones_like(b), zero), result)
+    return result  # type: ignore[no-any-return]
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Array:
+    """``floor(x1 / x2)``; an infinite operand against a finite one gives the standard's
+    infinity or signed zero (``floor_divide(inf, 2.0)`` is inf where ember's op gives NaN).
+
+    Example:
+        >>> floor_divide(ember.tensor([7, -7]), 2)
+        tensor([ 3, -4])
+    """
+    x1, x2 = as_operands(x1, x2, "floor_divide")
+    result = E.floor_divide(x1, x2)
+    if result.is_floating_point():
+        quotient = E.true_divide(x1, x2)
+        one_infinite = (E.isinf(x1) & E.isfinite(x2) & (x2 != 0)) | (E.isfinite(x1) & E.isinf(x2))
+        result = E.where(one_infinite, quotient, result)
+    return result  # type: ignore[no-any-return]
+
+
+def remainder(x1: Any, x2: Any, /) -> Array:
+    """The remainder of floor division: it has x2's sign, zeros included (``remainder(-0.0, 2)``
+    is +0, ``remainder(0.0, -2)`` is -0; ember's ``remainder`` keeps x1's zero).
+
+    Example:
+        >>> remainder(ember.tensor([5, -5]), 3)
+        tensor([2, 1])
+    """
+    x1, x2 = as_operands(x1, x2, "remainder")
+    result = E.remainder(x1, x2)
+    if result.is_floating_point():
+        result = E.where(result == 0, E.copysign(E.zeros_like(result), x2), result)
     return result  # type: ignore[no-any-return]
 
 
@@ -179,30 +263,34 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:
 
 
 def conj(x: Array, /) -> Array:
-    """The complex conjugate: x itself for the real dtypes ember has.
+    """The complex conjugate (x itself for a real dtype).
 
     Example:
-        >>> conj(ember.tensor([1.0]))
-        tensor([1.])
+        >>> conj(ember.tensor([1 + 2j]))
+        tensor([1.-2.j])
     """
-    return check_array(x, "conj")  # type: ignore[no-any-return]
+    check_array(x, "conj")
+    # resolve_conj: a materialised result, not a lazily conjugated view.
+    return E.conj(x).resolve_conj() if x.is_complex() else x
 
 
 def real(x: Array, /) -> Array:
-    """The real part: x itself for the real dtypes ember has.
+    """The real part: float32/float64 for complex64/complex128, x itself for a real dtype.
 
     Example:
-        >>> real(ember.tensor([1.0]))
+        >>> real(ember.tensor([1 + 2j]))
         tensor([1.])
     """
-    return check_array(x, "real")  # type: ignore[no-any-return]
+    check_array(x, "real")
+    return x.real.clone() if x.is_complex() else x
 
 
 def imag(x: Array, /) -> Array:
-    """The imaginary part: zeros for the real dtypes ember has.
+    """The imaginary part: float32/float64 for complex64/complex128, zeros for a real dtype.
 
     Example:
-        >>> imag(ember.tensor([1.0]))
-        tensor([0.])
+        >>> imag(ember.tensor([1 + 2j]))
+        tensor([2.])
     """
-    return E.zeros_like(check_array(x, "imag"))  # type: ignore[no-any-return]
+    check_array(x, "imag")
+    return x.imag.clone() if x.is_complex() else E.zeros_like(x)  # type: ignore[no-any-return]

@@ -6,7 +6,7 @@ from typing import Any
 
 import ember
 from ember._device import device
-from ember.array_api._common import check_device
+from ember.array_api._common import check_device, complex_default
 from ember.array_api._dtypes import _KINDS, DTYPES
 
 _CPU = device("cpu")
@@ -35,11 +35,11 @@ class Info:
         return [_CPU]
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        """The default dtype of each kind; ``None`` for complex floating (ember has no complex)."""
+        """The default dtype of each kind (complex: the default float dtype's precision)."""
         check_device(device, "default_dtypes")
         return {
             "real floating": ember.get_default_dtype(),
-            "complex floating": None,
+            "complex floating": complex_default(),
             "integral": ember.int64,
             "indexing": ember.int64,
         }

@@ -6,9 +6,18 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from ember.array_api import _linalg_complex as C
 from ember.array_api._common import Array, E, check_array, shape_of
 
 Tolerance = float | Array | None
+
+
+def _promoted(x1: Array, x2: Array, op: str) -> tuple[Any, Any]:
+    """Both operands checked and cast to their promoted dtype (ember's products need one dtype)."""
+    check_array(x1, op, "x1")
+    check_array(x2, op, "x2")
+    common = E.promote_types(x1.dtype, x2.dtype)
+    return x1.to(common), x2.to(common)
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:
@@ -18,8 +27,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         >>> matmul(ember.ones(2, 3), ember.ones(3)).shape
         ember.Size([2])
     """
-    check_array(x1, "matmul", "x1")
-    check_array(x2, "matmul", "x2")
+    x1, x2 = _promoted(x1, x2, "matmul")
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("[matmul] 0-d operands are not allowed; use multiply")
     return E.matmul(x1, x2)  # type: ignore[no-any-return]
@@ -52,8 +60,7 @@ def tensordot(
         >>> tensordot(ember.ones(2, 3), ember.ones(3, 4), axes=1).shape
         ember.Size([2, 4])
     """
-    check_array(x1, "tensordot", "x1")
-    check_array(x2, "tensordot", "x2")
+    x1, x2 = _promoted(x1, x2, "tensordot")
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError(f"[tensordot] axes must be non-negative, got {axes}")
@@ -63,18 +70,26 @@ def tensordot(
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
-    """The dot product of vectors along `axis`, broadcast over the other axes.
+    """The dot product of vectors along `axis`, broadcast over the other axes (x1 conjugated).
 
     Example:
         >>> vecdot(ember.ones(2, 3), ember.ones(3))
         tensor([3., 3.])
     """
-    check_array(x1, "vecdot", "x1")
-    check_array(x2, "vecdot", "x2")
+    x1, x2 = _promoted(x1, x2, "vecdot")
     if axis >= 0:
         raise ValueError(f"[vecdot] axis must be negative (counted from the end), got {axis}")
+    if builtins.min(x1.ndim, x2.ndim) < -axis or x1.shape[axis] != x2.shape[axis]:
+        # The reduced axis must match exactly: it does not broadcast.
+        raise ValueError(
+            f"[vecdot] axis {axis} must have one length in both arrays, got shapes "
+            f"{shape_of(x1)} and {shape_of(x2)}"
+        )
     x1, x2 = E.broadcast_tensors(x1, x2)
-    return E.linalg.vecdot(x1, x2, dim=axis)  # type: ignore[no-any-return]
+    if x1.is_floating_point():
+        return E.linalg.vecdot(x1, x2, dim=axis)  # type: ignore[no-any-return]
+    # Complex: x1 is conjugated. Integers: ember's vecdot is floating-only; the sum keeps the dtype.
+    return E.sum(E.conj(x1) * x2, dim=axis, dtype=x1.dtype)  # type: ignore[no-any-return]
 
 
 # --- the linalg extension ------------------------------------------------------------------
@@ -88,7 +103,9 @@ def cholesky(x: Array, /, *, upper: builtins.bool = False) -> Array:
         tensor([[1., 0.],
                 [0., 1.]])
     """
-    return E.linalg.cholesky(check_array(x, "cholesky"), upper=upper)  # type: ignore[no-any-return]
+    if check_array(x, "cholesky").is_complex():
+        return C.cholesky(x, upper)  # type: ignore[no-any-return]
+    return E.linalg.cholesky(x, upper=upper)  # type: ignore[no-any-return]
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -98,8 +115,9 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         >>> cross(ember.tensor([1.0, 0, 0]), ember.tensor([0.0, 1, 0]))
         tensor([0., 0., 1.])
     """
-    check_array(x1, "cross", "x1")
-    check_array(x2, "cross", "x2")
+    x1, x2 = _promoted(x1, x2, "cross")
+    if x1.ndim != x2.ndim:  # the standard broadcasts; ember's cross needs equal ranks
+        x1, x2 = E.broadcast_tensors(x1, x2)
     return E.linalg.cross(x1, x2, dim=axis)  # type: ignore[no-any-return]
 
 
@@ -130,7 +148,9 @@ def eigh(x: Array, /) -> Any:
         >>> eigh(ember.eye(2)).eigenvalues
         tensor([1., 1.])
     """
-    return E.linalg.eigh(check_array(x, "eigh"))
+    if check_array(x, "eigh").is_complex():
+        return C.eigh(x)
+    return E.linalg.eigh(x)
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -140,7 +160,9 @@ def eigvalsh(x: Array, /) -> Array:
         >>> eigvalsh(ember.eye(2))
         tensor([1., 1.])
     """
-    return E.linalg.eigvalsh(check_array(x, "eigvalsh"))  # type: ignore[no-any-return]
+    if check_array(x, "eigvalsh").is_complex():
+        return C.eigvalsh(x)  # type: ignore[no-any-return]
+    return E.linalg.eigvalsh(x)  # type: ignore[no-any-return]
 
 
 def inv(x: Array, /) -> Array:
@@ -178,7 +200,10 @@ def matrix_power(x: Array, n: int, /) -> Array:
         >>> matrix_power(2 * ember.eye(2), 3)[0, 0]
         tensor(8.)
     """
-    return E.linalg.matrix_power(check_array(x, "matrix_power"), n)  # type: ignore[no-any-return]
+    if check_array(x, "matrix_power").is_complex() and isinstance(n, int) and n < 0:
+        # ember.linalg.matrix_power's negative powers take real input only; inv takes complex.
+        return E.linalg.matrix_power(E.linalg.inv(x), -n)  # type: ignore[no-any-return]
+    return E.linalg.matrix_power(x, n)  # type: ignore[no-any-return]
 
 
 def matrix_rank(x: Array, /, *, rtol: Tolerance = None) -> Array:
@@ -188,7 +213,9 @@ def matrix_rank(x: Array, /, *, rtol: Tolerance = None) -> Array:
         >>> matrix_rank(ember.eye(3))
         tensor(3)
     """
-    return E.linalg.matrix_rank(check_array(x, "matrix_rank"), rtol=rtol)  # type: ignore[no-any-return]
+    if check_array(x, "matrix_rank").is_complex():
+        return C.matrix_rank(x, rtol)  # type: ignore[no-any-return]
+    return E.linalg.matrix_rank(x, rtol=rtol)  # type: ignore[no-any-return]
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -212,7 +239,9 @@ def pinv(x: Array, /, *, rtol: Tolerance = None) -> Array:
         >>> pinv(2 * ember.eye(2))[0, 0]
         tensor(0.5000)
     """
-    return E.linalg.pinv(check_array(x, "pinv"), rtol=rtol)  # type: ignore[no-any-return]
+    if check_array(x, "pinv").is_complex():
+        return C.pinv(x, rtol)  # type: ignore[no-any-return]
+    return E.linalg.pinv(x, rtol=rtol)  # type: ignore[no-any-return]
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> Any:
@@ -224,7 +253,9 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> Any:
     """
     if mode not in ("reduced", "complete"):
         raise ValueError(f"[qr] mode must be 'reduced' or 'complete', got {mode!r}")
-    return E.linalg.qr(check_array(x, "qr"), mode=mode)
+    if check_array(x, "qr").is_complex():
+        return C.qr(x, mode == "complete")
+    return E.linalg.qr(x, mode=mode)
 
 
 def slogdet(x: Array, /) -> Any:
@@ -234,7 +265,9 @@ def slogdet(x: Array, /) -> Any:
         >>> slogdet(ember.eye(2)).sign
         tensor(1.)
     """
-    return E.linalg.slogdet(check_array(x, "slogdet"))
+    if check_array(x, "slogdet").is_complex():
+        return C.slogdet(x)
+    return E.linalg.slogdet(x)
 
 
 def solve(x1: Array, x2: Array, /) -> Array:
@@ -244,8 +277,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
         >>> solve(2 * ember.eye(2), ember.ones(2))
         tensor([0.5000, 0.5000])
     """
-    check_array(x1, "solve", "x1")
-    check_array(x2, "solve", "x2")
+    x1, x2 = _promoted(x1, x2, "solve")
     return E.linalg.solve(x1, x2)  # type: ignore[no-any-return]
 
 
@@ -256,7 +288,9 @@ def svd(x: Array, /, *, full_matrices: builtins.bool = True) -> Any:
         >>> svd(ember.eye(2)).S
         tensor([1., 1.])
     """
-    return E.linalg.svd(check_array(x, "svd"), full_matrices=full_matrices)
+    if check_array(x, "svd").is_complex():
+        return C.svd(x, full_matrices)
+    return E.linalg.svd(x, full_matrices=full_matrices)
 
 
 def svdvals(x: Array, /) -> Array:
@@ -266,7 +300,9 @@ def svdvals(x: Array, /) -> Array:
         >>> svdvals(ember.eye(2))
         tensor([1., 1.])
     """
-    return E.linalg.svdvals(check_array(x, "svdvals"))  # type: ignore[no-any-return]
+    if check_array(x, "svdvals").is_complex():
+        return C.svdvals(x)  # type: ignore[no-any-return]
+    return E.linalg.svdvals(x)  # type: ignore[no-any-return]
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:

@@ -108,6 +108,11 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     if axis is None:
         x = x.reshape(-1)
         axis = 0
+    if isinstance(repeats, Array) and repeats.dtype != E.int64:
+        # Any integer dtype may hold the counts; ember's repeat_interleave takes int32/int64.
+        if repeats.dtype not in (E.int8, E.int16, E.int32, E.uint8):
+            raise TypeError(f"[repeat] repeats must have an integer dtype, got {repeats.dtype}")
+        repeats = repeats.to(E.int64)
     return E.repeat_interleave(x, repeats, dim=axis)  # type: ignore[no-any-return]
 
 
@@ -205,6 +210,19 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(E.unbind(x, axis))
 
 
+def _from_the_end(x: Any, indices: Any, axis: int, op: str) -> Any:
+    """`indices` with negative entries counted from the end of `axis` (the 2024.12 rule)."""
+    if not isinstance(axis, int) or not -x.ndim <= axis < builtins.max(x.ndim, 1):
+        return indices  # the ember op reports the bad axis
+    if indices.is_floating_point() or indices.is_complex() or indices.dtype == E.bool:
+        return indices  # the ember op reports the bad dtype
+    size = x.shape[axis] if x.ndim else 1
+    if indices.numel() and builtins.bool(E.any(indices < -size)):
+        lowest = int(E.min(indices))
+        raise IndexError(f"[{op}] index {lowest} is out of bounds for axis {axis} with size {size}")
+    return E.where(indices < 0, indices + size, indices)
+
+
 def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     """Elements of x at the 1-D integer `indices` along `axis` (optional for 1-D x).
 
@@ -218,7 +236,7 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
         if x.ndim != 1:
             raise ValueError(f"[take] axis is required for an array of {x.ndim} dims")
         axis = 0
-    return E.index_select(x, axis, indices)  # type: ignore[no-any-return]
+    return E.index_select(x, axis, _from_the_end(x, indices, axis, "take"))  # type: ignore[no-any-return]
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
@@ -230,4 +248,4 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     """
     check_array(x, "take_along_axis")
     check_array(indices, "take_along_axis", "indices")
-    return E.take_along_dim(x, indices, dim=axis)  # type: ignore[no-any-return]
+    return E.take_along_dim(x, _from_the_end(x, indices, axis, "take_along_axis"), dim=axis)  # type: ignore[no-any-return]

@@ -184,10 +184,31 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: Array
 
 
+def _unique_complex(flat: Any) -> tuple[Any, Any, Any]:
+    """``unique`` of a 1-D complex array (ember's is real-only): sorted by real, then imaginary
+    part; each value with a NaN part stays distinct (NaN != NaN)."""
+    if flat.numel() == 0:
+        empty = E.zeros(0, dtype=E.int64)
+        return flat, empty, empty
+    by_imag = E.argsort(E.imag(flat), stable=True)
+    order = by_imag[E.argsort(E.real(flat)[by_imag], stable=True)]
+    ordered = flat[order]
+    starts = E.cat([E.ones(1, dtype=E.bool), ordered[1:] != ordered[:-1]])
+    group = E.cumsum(starts.to(E.int64), 0) - 1
+    inverse = E.empty_like(group).scatter(0, order, group)
+    counts = E.bincount(group)
+    return ordered[starts], inverse, counts
+
+
 def _unique(x: Any, op: str) -> tuple[Any, Any, Any]:
     check_array(x, op)
     flat = x.reshape(-1)
-    values, inverse, counts = E.unique(flat, sorted=True, return_inverse=True, return_counts=True)
+    if flat.is_complex():
+        values, inverse, counts = _unique_complex(flat)
+    else:
+        values, inverse, counts = E.unique(
+            flat, sorted=True, return_inverse=True, return_counts=True
+        )
     return values, inverse.reshape(shape_of(x)), counts
 
 
@@ -236,4 +257,6 @@ def unique_values(x: Array, /) -> Array:
         tensor([1, 3])
     """
     check_array(x, "unique_values")
+    if x.is_complex():
+        return _unique_complex(x.reshape(-1))[0]  # type: ignore[no-any-return]
     return E.unique(x.reshape(-1), sorted=True)  # type: ignore[no-any-return]

@@ -200,7 +200,8 @@ def all(x: Array, /, *, axis: Axis = None, keepdims: builtins.bool = False) -> A
         tensor(False)
     """
     check_array(x, "all")
-    return reduce_axes(x, axis, keepdims, "all", lambda t, d: E.all(t, d))  # type: ignore[no-any-return]
+    # .to(bool): ember's all, like torch's, keeps uint8 for uint8 input; the standard says bool.
+    return reduce_axes(x, axis, keepdims, "all", lambda t, d: E.all(t, d).to(E.bool))  # type: ignore[no-any-return]
 
 
 def any(x: Array, /, *, axis: Axis = None, keepdims: builtins.bool = False) -> Array:
@@ -211,7 +212,7 @@ def any(x: Array, /, *, axis: Axis = None, keepdims: builtins.bool = False) -> A
         tensor(True)
     """
     check_array(x, "any")
-    return reduce_axes(x, axis, keepdims, "any", lambda t, d: E.any(t, d))  # type: ignore[no-any-return]
+    return reduce_axes(x, axis, keepdims, "any", lambda t, d: E.any(t, d).to(E.bool))  # type: ignore[no-any-return]
 
 
 def diff(
