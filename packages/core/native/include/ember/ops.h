@@ -17,6 +17,8 @@
 #include "ember/ops/pairwise.h"
 #include "ember/ops/rearrange.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/rnn.h"
+#include "ember/ops/attention.h"
 #include "ember/ops/samplers.h"
 #include "ember/ops/scan.h"
 #include "ember/ops/select.h"
