@@ -39,8 +39,8 @@ void init_attention(nb::module_& m) {
         return nb::make_tuple(wrap(dq), wrap(dk), wrap(dv));
       },
       nb::arg("grad_out").none(), nb::arg("query").none(), nb::arg("key").none(),
-      nb::arg("value").none(), nb::arg("out").none(), nb::arg("lse").none(),
-      nb::arg("mask").none(), nb::arg("is_causal"), nb::arg("scale"),
+      nb::arg("value").none(), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("mask").none(),
+      nb::arg("is_causal"), nb::arg("scale"),
       "The gradients (dq, dk, dv) of _nn_flash_attention, recomputing each tile's "
       "probabilities from lse.");
 }

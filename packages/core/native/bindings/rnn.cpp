@@ -9,10 +9,9 @@ void init_rnn(nb::module_& m) {
       "_nn_lstm_cell",
       [](nb::handle gates, nb::handle c_prev, nb::handle c_out, nb::handle h_out) {
         const char* op = "nn_lstm_cell";
-        return wrap(lstm_cell(tensor_argument(gates, op, "gates"),
-                              tensor_argument(c_prev, op, "c_prev"),
-                              tensor_argument(c_out, op, "c_out"),
-                              tensor_argument(h_out, op, "h_out")));
+        return wrap(
+            lstm_cell(tensor_argument(gates, op, "gates"), tensor_argument(c_prev, op, "c_prev"),
+                      tensor_argument(c_out, op, "c_out"), tensor_argument(h_out, op, "h_out")));
       },
       nb::arg("gates").none(), nb::arg("c_prev").none(), nb::arg("c_out").none(),
       nb::arg("h_out").none(),
@@ -28,8 +27,8 @@ void init_rnn(nb::module_& m) {
             tensor_argument(c_prev, op, "c_prev"), tensor_argument(dh, op, "dh"),
             tensor_argument(dc, op, "dc"), tensor_argument(grad_gates, op, "grad_gates")));
       },
-      nb::arg("acts").none(), nb::arg("c").none(), nb::arg("c_prev").none(),
-      nb::arg("dh").none(), nb::arg("dc").none(), nb::arg("grad_gates").none(),
+      nb::arg("acts").none(), nb::arg("c").none(), nb::arg("c_prev").none(), nb::arg("dh").none(),
+      nb::arg("dc").none(), nb::arg("grad_gates").none(),
       "The backward of _nn_lstm_cell: writes grad_gates [B, 4H] and replaces dc with the "
       "gradient of c_prev; returns grad_gates.");
   m.def(
@@ -57,9 +56,8 @@ void init_rnn(nb::module_& m) {
             tensor_argument(grad_x, op, "grad_x"), tensor_argument(grad_h, op, "grad_h"),
             tensor_argument(dh_prev, op, "dh_prev")));
       },
-      nb::arg("acts").none(), nb::arg("hn").none(), nb::arg("h_prev").none(),
-      nb::arg("dh").none(), nb::arg("grad_x").none(), nb::arg("grad_h").none(),
-      nb::arg("dh_prev").none(),
+      nb::arg("acts").none(), nb::arg("hn").none(), nb::arg("h_prev").none(), nb::arg("dh").none(),
+      nb::arg("grad_x").none(), nb::arg("grad_h").none(), nb::arg("dh_prev").none(),
       "The backward of _nn_gru_cell: writes grad_x and grad_h [B, 3H] (the gradients of the "
       "two gate pre-activations) and dh_prev = dh * z; returns grad_h.");
 }

@@ -10,7 +10,8 @@
 namespace ember::fastmath {
 
 // exp(x) for float: 2^n * p(r) with r = x - n ln2 in [-ln2/2, ln2/2] and a degree-6 Taylor
-// polynomial (relative error ~1.2e-7); below -87 the result is 0 (exp(-inf) = 0 exactly).
+// polynomial (relative error ~1.2e-7); below -87 the result is 0 and above 88 it is +inf, so
+// exp(-inf) = 0 and sigmoid/tanh saturate exactly.
 [[gnu::always_inline]] inline float exp(float x) {
   const float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
   // Round to nearest with the 1.5 * 2^23 trick (no rounding instruction needed).
@@ -27,7 +28,8 @@ namespace ember::fastmath {
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
   const float y = p * scale;
-  return x != x ? x : (x < -87.0f ? 0.0f : y);
+  const float over = x > 88.0f ? __builtin_inff() : y;  // float overflows from exp(88.72)
+  return x != x ? x : (x < -87.0f ? 0.0f : over);
 }
 
 [[gnu::always_inline]] inline double exp(double x) { return std::exp(x); }

@@ -3,6 +3,8 @@
 // pass, P @ V with GEMM into the output rows). Backward: one task per (batch*head, chunk of key
 // blocks) owns its dK/dV rows and recomputes P from lse; dQ goes to the output directly or, when
 // one head is split over several tasks, to per-task buffers summed at the end.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -31,6 +33,91 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a
   } else {
     blas_gemm_f64(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
+}
+
+// C[m, :n] += alpha * sum_k A(m, k) * B[k, :n] with A(m, k) = a[m * ars + k * acs]: the
+// products whose output is only head_dim wide (P @ V and three of the backward's), where
+// OpenBLAS's small-N path runs at half speed. 4 x 64 register tiles over L1-sized K chunks;
+// n must be a multiple of 16 (callers check).
+template <int MR, int NV>
+__attribute__((target("avx512f,fma"))) void rank_tile(float* c, int64_t ldc, const float* a,
+                                                      int64_t ars, int64_t acs, const float* b,
+                                                      int64_t ldb, int64_t k, float alpha) {
+  __m512 acc[MR][NV];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_ps();
+  for (int64_t kk = 0; kk < k; ++kk) {
+    const float* brow = b + kk * ldb;
+    __m512 bv[NV];
+    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(brow + 16 * j);
+    for (int i = 0; i < MR; ++i) {
+      const __m512 av = _mm512_set1_ps(a[i * ars + kk * acs]);
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+  }
+  const __m512 al = _mm512_set1_ps(alpha);
+  for (int i = 0; i < MR; ++i) {
+    for (int j = 0; j < NV; ++j) {
+      float* cp = c + i * ldc + 16 * j;
+      _mm512_storeu_ps(cp, _mm512_fmadd_ps(acc[i][j], al, _mm512_loadu_ps(cp)));
+    }
+  }
+}
+
+template <int NV>
+__attribute__((target("avx512f,fma"))) void rank_rows(float* c, int64_t ldc, const float* a,
+                                                      int64_t ars, int64_t acs, const float* b,
+                                                      int64_t ldb, int64_t m, int64_t k,
+                                                      float alpha) {
+  constexpr int64_t kChunk = 64;  // rows of B per pass: 64 x 64 floats stay in L1
+  for (int64_t k0 = 0; k0 < k; k0 += kChunk) {
+    const int64_t kc = std::min(kChunk, k - k0);
+    const float* ak = a + k0 * acs;
+    const float* bk = b + k0 * ldb;
+    int64_t i = 0;
+    for (; i + 4 <= m; i += 4)
+      rank_tile<4, NV>(c + i * ldc, ldc, ak + i * ars, ars, acs, bk, ldb, kc, alpha);
+    for (; i < m; ++i)
+      rank_tile<1, NV>(c + i * ldc, ldc, ak + i * ars, ars, acs, bk, ldb, kc, alpha);
+  }
+}
+
+bool rank_update_available() {
+  static const bool ok = std::strcmp(cpu_capability(), "avx512") == 0;
+  return ok;
+}
+
+// C[m, n] += alpha * A(m, k) @ B[k, n], by rank_rows where it applies, else by GEMM (A given
+// by its strides: row-major when acs == 1, transposed when ars == 1).
+template <typename T>
+void accumulate(T* c, int64_t ldc, const T* a, int64_t ars, int64_t acs, const T* b, int64_t ldb,
+                int64_t m, int64_t n, int64_t k, T alpha) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (rank_update_available() && n % 16 == 0 && n > 0) {
+      for (int64_t j0 = 0; j0 < n; j0 += 64) {
+        switch (std::min<int64_t>(4, (n - j0) / 16)) {
+          case 4:
+            rank_rows<4>(c + j0, ldc, a, ars, acs, b + j0, ldb, m, k, alpha);
+            break;
+          case 3:
+            rank_rows<3>(c + j0, ldc, a, ars, acs, b + j0, ldb, m, k, alpha);
+            break;
+          case 2:
+            rank_rows<2>(c + j0, ldc, a, ars, acs, b + j0, ldb, m, k, alpha);
+            break;
+          default:
+            rank_rows<1>(c + j0, ldc, a, ars, acs, b + j0, ldb, m, k, alpha);
+            break;
+        }
+      }
+      return;
+    }
+  }
+  const bool trans = acs != 1;
+  // A one-row (or one-column) A has an arbitrary stride along its single line: BLAS wants one
+  // at least as long as the line.
+  const int64_t lda = trans ? std::max(acs, m) : std::max(ars, k);
+  gemm<T>(trans, false, m, n, k, alpha, a, lda, b, ldb, T(1), c, ldc);
 }
 
 // A [B, H, rows, cols] operand: element (b, h, r, c) at p[b * sb + h * sh + r * sr + c * sc].
@@ -154,8 +241,7 @@ void forward_kernel(const AttnDims& d, const View<T>& q, const View<T>& k, const
           for (int64_t e = 0; e < d.Ev; ++e) ar[e] *= alpha;
         }
       }
-      gemm<T>(false, false, rows, d.Ev, cols, T(1), s, cols, v.at(b, h) + j0 * v.sr, v.sr, T(1),
-              acc, d.Ev);
+      accumulate<T>(acc, d.Ev, s, cols, 1, v.at(b, h) + j0 * v.sr, v.sr, rows, d.Ev, cols, T(1));
     }
     for (int64_t r = 0; r < rows; ++r) {
       T* ar = acc + r * d.Ev;
@@ -207,14 +293,13 @@ void backward_kernel(const AttnDims& d, const View<T>& go, const View<T>& q, con
         for (int64_t r = 0; r < rows; ++r) {
           exp_shift_sum_any(p + r * cols, cols, lse[bh * d.L + i0 + r]);
         }
-        gemm<T>(true, false, cols, d.Ev, rows, T(1), p, cols, goi, go.sr, T(1), dvj, d.Ev);
+        accumulate<T>(dvj, d.Ev, p, 1, cols, goi, go.sr, cols, d.Ev, rows, T(1));
         gemm<T>(false, true, rows, cols, d.Ev, T(1), goi, go.sr, vj, v.sr, T(0), dp, cols);
         for (int64_t r = 0; r < rows; ++r) {
           softmax_grad_row(p + r * cols, dp + r * cols, cols, delta[bh * d.L + i0 + r]);
         }
-        gemm<T>(false, false, rows, d.E, cols, scale, dp, cols, kj, k.sr, T(1),
-                dq_bh + i0 * d.E, d.E);
-        gemm<T>(true, false, cols, d.E, rows, scale, dp, cols, qi, q.sr, T(1), dkj, d.E);
+        accumulate<T>(dq_bh + i0 * d.E, d.E, dp, cols, 1, kj, k.sr, rows, d.E, cols, scale);
+        accumulate<T>(dkj, d.E, dp, 1, cols, qi, q.sr, cols, d.E, rows, scale);
       }
     }
   });
@@ -235,13 +320,13 @@ Tensor rows_in_place(const Tensor& t) {
 }
 
 AttnDims check_qkv(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
-               const char* op) {
+                   const char* op) {
   for (const auto& [t, name] : {std::pair{&q, "query"}, {&k, "key"}, {&v, "value"}}) {
     EMBER_CHECK(t->defined() && t->dim() == 4, RuntimeError, "[", op, "] expected ", name,
                 " to be 4-D [batch, heads, seq, feature], got shape ",
                 t->defined() ? t->sizes() : Shape{});
-    EMBER_CHECK(t->dtype() == ScalarType::Float32 || t->dtype() == ScalarType::Float64,
-                TypeError, "[", op, "] supports float32 and float64, got ", name, " of dtype ",
+    EMBER_CHECK(t->dtype() == ScalarType::Float32 || t->dtype() == ScalarType::Float64, TypeError,
+                "[", op, "] supports float32 and float64, got ", name, " of dtype ",
                 dtype_name(t->dtype()));
     EMBER_CHECK(t->dtype() == q.dtype(), TypeError, "[", op,
                 "] expected query, key and value of one dtype, got ", dtype_name(q.dtype()),
@@ -266,8 +351,8 @@ AttnDims check_qkv(const Tensor& q, const Tensor& k, const Tensor& v, const Tens
 }  // namespace
 
 std::pair<Tensor, Tensor> flash_attention(const Tensor& query, const Tensor& key,
-                                          const Tensor& value, const Tensor& mask,
-                                          bool is_causal, double scale) {
+                                          const Tensor& value, const Tensor& mask, bool is_causal,
+                                          double scale) {
   const char* op = "nn_flash_attention";
   const AttnDims d = check_qkv(query, key, value, mask, op);
   EMBER_CHECK(!(is_causal && mask.defined()), RuntimeError, "[", op,
@@ -281,8 +366,8 @@ std::pair<Tensor, Tensor> flash_attention(const Tensor& query, const Tensor& key
   auto run = [&](auto zero) {
     using T = decltype(zero);
     const View<T> mv = m.defined() ? view<T>(m) : View<T>{};
-    forward_kernel<T>(d, view<T>(q), view<T>(k), view<T>(v), m.defined() ? &mv : nullptr,
-                      is_causal, static_cast<T>(scale), out.data<T>(), lse.data<T>());
+    forward_kernel<T>(d, view<T>(q), view<T>(k), view<T>(v), m.defined() ? &mv : nullptr, is_causal,
+                      static_cast<T>(scale), out.data<T>(), lse.data<T>());
   };
   if (dt == ScalarType::Float32) {
     run(0.0f);
@@ -292,9 +377,11 @@ std::pair<Tensor, Tensor> flash_attention(const Tensor& query, const Tensor& key
   return {out, lse};
 }
 
-std::tuple<Tensor, Tensor, Tensor> flash_attention_backward(
-    const Tensor& grad_out, const Tensor& query, const Tensor& key, const Tensor& value,
-    const Tensor& out, const Tensor& lse, const Tensor& mask, bool is_causal, double scale) {
+std::tuple<Tensor, Tensor, Tensor> flash_attention_backward(const Tensor& grad_out,
+                                                            const Tensor& query, const Tensor& key,
+                                                            const Tensor& value, const Tensor& out,
+                                                            const Tensor& lse, const Tensor& mask,
+                                                            bool is_causal, double scale) {
   const char* op = "nn_flash_attention_backward";
   const AttnDims d = check_qkv(query, key, value, mask, op);
   const ScalarType dt = query.dtype();
@@ -339,8 +426,8 @@ std::tuple<Tensor, Tensor, Tensor> flash_attention_backward(
     const Tensor m = mask.defined() ? mask : Tensor();
     const View<T> mv = m.defined() ? view<T>(m) : View<T>{};
     backward_kernel<T>(d, gv, view<T>(q), view<T>(k), view<T>(v), ls.data<T>(), delta.data(),
-                       m.defined() ? &mv : nullptr, is_causal, static_cast<T>(scale),
-                       dq.data<T>(), dk.data<T>(), dv.data<T>());
+                       m.defined() ? &mv : nullptr, is_causal, static_cast<T>(scale), dq.data<T>(),
+                       dk.data<T>(), dv.data<T>());
   };
   if (dt == ScalarType::Float32) {
     run(0.0f);

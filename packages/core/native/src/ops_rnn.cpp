@@ -69,8 +69,8 @@ template <typename T>
 }
 
 template <typename T>
-[[gnu::always_inline]] inline void lstm_back_rows(const LstmBackArgs<T>& a, int64_t H,
-                                                  int64_t b0, int64_t b1) {
+[[gnu::always_inline]] inline void lstm_back_rows(const LstmBackArgs<T>& a, int64_t H, int64_t b0,
+                                                  int64_t b1) {
   for (int64_t b = b0; b < b1; ++b) {
     const T* g = a.acts.row(b);
     const T* c = a.c.row(b);
@@ -146,23 +146,23 @@ template <typename T>
 }
 
 // One copy of each float32 row loop per ISA; double stays on the baseline build (libm).
-#define EMBER_RNN_ISA_COPIES(fn, Args)                                                           \
-  __attribute__((target("avx512f,avx512dq,avx512vl,fma"))) void fn##_avx512(                     \
-      const Args<float>& a, int64_t H, int64_t b0, int64_t b1) {                                 \
-    fn(a, H, b0, b1);                                                                            \
-  }                                                                                              \
+#define EMBER_RNN_ISA_COPIES(fn, Args)                                                            \
+  __attribute__((target("avx512f,avx512dq,avx512vl,fma"))) void fn##_avx512(                      \
+      const Args<float>& a, int64_t H, int64_t b0, int64_t b1) {                                  \
+    fn(a, H, b0, b1);                                                                             \
+  }                                                                                               \
   __attribute__((target("avx2,fma"))) void fn##_avx2(const Args<float>& a, int64_t H, int64_t b0, \
-                                                     int64_t b1) {                               \
-    fn(a, H, b0, b1);                                                                            \
-  }                                                                                              \
-  template <typename T>                                                                          \
-  void fn##_any(const Args<T>& a, int64_t H, int64_t b0, int64_t b1) {                           \
-    if constexpr (std::is_same_v<T, float>) {                                                    \
-      static const char* cap = cpu_capability();                                                 \
-      if (std::strcmp(cap, "avx512") == 0) return fn##_avx512(a, H, b0, b1);                     \
-      if (std::strcmp(cap, "avx2") == 0) return fn##_avx2(a, H, b0, b1);                         \
-    }                                                                                            \
-    fn(a, H, b0, b1);                                                                            \
+                                                     int64_t b1) {                                \
+    fn(a, H, b0, b1);                                                                             \
+  }                                                                                               \
+  template <typename T>                                                                           \
+  void fn##_any(const Args<T>& a, int64_t H, int64_t b0, int64_t b1) {                            \
+    if constexpr (std::is_same_v<T, float>) {                                                     \
+      static const char* cap = cpu_capability();                                                  \
+      if (std::strcmp(cap, "avx512") == 0) return fn##_avx512(a, H, b0, b1);                      \
+      if (std::strcmp(cap, "avx2") == 0) return fn##_avx2(a, H, b0, b1);                          \
+    }                                                                                             \
+    fn(a, H, b0, b1);                                                                             \
   }
 
 EMBER_RNN_ISA_COPIES(lstm_rows, LstmArgs)
@@ -197,8 +197,9 @@ std::pair<int64_t, ScalarType> check_operands(const std::vector<Operand>& ops, c
     EMBER_CHECK(t.dim() == 2 && t.size(0) == B && t.size(1) == o.cols, RuntimeError, "[", op,
                 "] expected ", o.name, " of shape [", B, ", ", o.cols, "] (hidden size ", H,
                 "), got shape ", t.sizes());
-    EMBER_CHECK(t.size(1) <= 1 || t.stride(1) == 1, RuntimeError, "[", op, "] expected ", o.name,
-                " to have unit stride along its rows, got strides ", t.strides());
+    EMBER_CHECK(t.size(0) == 0 || t.size(1) <= 1 || t.stride(1) == 1, RuntimeError, "[", op,
+                "] expected ", o.name, " to have unit stride along its rows, got strides ",
+                t.strides());
     if (o.output) t.check_writable(op);
   }
   return {B, dt};
@@ -225,8 +226,8 @@ void bump(std::initializer_list<const Tensor*> outs) {
 Tensor lstm_cell(const Tensor& gates, const Tensor& c_prev, const Tensor& c_out,
                  const Tensor& h_out) {
   const char* op = "nn_lstm_cell";
-  EMBER_CHECK(gates.defined() && gates.dim() == 2 && gates.size(1) % 4 == 0, RuntimeError, "[",
-              op, "] expected gates of shape [batch, 4 * hidden], got ",
+  EMBER_CHECK(gates.defined() && gates.dim() == 2 && gates.size(1) % 4 == 0, RuntimeError, "[", op,
+              "] expected gates of shape [batch, 4 * hidden], got ",
               gates.defined() ? gates.sizes() : Shape{});
   const int64_t H = gates.size(1) / 4;
   const auto [B, dt] = check_operands({{&gates, "gates", 4 * H, true},
@@ -330,9 +331,8 @@ Tensor gru_cell_backward(const Tensor& acts, const Tensor& hn, const Tensor& h_p
                                  rows<float>(dh_prev)};
       over_rows(B, 3 * H, [&](int64_t b0, int64_t b1) { gru_back_rows_any(a, H, b0, b1); });
     } else {
-      const GruBackArgs<double> a{rows<double>(acts),   rows<double>(hn),
-                                  rows<double>(h_prev), rows<double>(dh),
-                                  rows<double>(grad_x), rows<double>(grad_h),
+      const GruBackArgs<double> a{rows<double>(acts),   rows<double>(hn),     rows<double>(h_prev),
+                                  rows<double>(dh),     rows<double>(grad_x), rows<double>(grad_h),
                                   rows<double>(dh_prev)};
       over_rows(B, 3 * H, [&](int64_t b0, int64_t b1) { gru_back_rows_any(a, H, b0, b1); });
     }

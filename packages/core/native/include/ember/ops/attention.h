@@ -18,8 +18,10 @@ std::pair<Tensor, Tensor> flash_attention(const Tensor& q, const Tensor& k, cons
                                           const Tensor& mask, bool is_causal, double scale);
 // The gradients (dq, dk, dv) of flash_attention given grad_out [B, H, L, Ev] and its saved out
 // and lse.
-std::tuple<Tensor, Tensor, Tensor> flash_attention_backward(
-    const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-    const Tensor& lse, const Tensor& mask, bool is_causal, double scale);
+std::tuple<Tensor, Tensor, Tensor> flash_attention_backward(const Tensor& grad_out, const Tensor& q,
+                                                            const Tensor& k, const Tensor& v,
+                                                            const Tensor& out, const Tensor& lse,
+                                                            const Tensor& mask, bool is_causal,
+                                                            double scale);
 
 }  // namespace ember

@@ -16,9 +16,9 @@ import ember
 from ember._tensor import Tensor
 from ember.autograd import Function
 from ember.autograd.function import once_differentiable
-from ember_core import _C
 from ember.nn._functional.dropout import dropout
 from ember.nn._functional.linear import linear
+from ember_core import _C
 
 __all__ = ["multi_head_attention_forward", "scaled_dot_product_attention"]
 
@@ -117,7 +117,13 @@ class _FusedAttention(Function):
 
     @staticmethod
     def forward(
-        ctx: Any, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, is_causal: bool, scale: float
+        ctx: Any,
+        q: Tensor,
+        k: Tensor,
+        v: Tensor,
+        mask: Tensor | None,
+        is_causal: bool,
+        scale: float,
     ) -> Tensor:
         out, lse = _C._nn_flash_attention(q, k, v, mask, is_causal, scale)
         ctx.save_for_backward(q, k, v, mask, out, lse)
@@ -143,9 +149,7 @@ def _as_4d(t: Tensor, batch: tuple[int, ...], rows: int, cols: int) -> Tensor:
     return out
 
 
-def _mask_4d(
-    mask: Tensor, batch: tuple[int, ...], length: int, src: int, dtype: Any
-) -> Tensor:
+def _mask_4d(mask: Tensor, batch: tuple[int, ...], length: int, src: int, dtype: Any) -> Tensor:
     """The additive float mask of the fused kernel, viewed as [B, H, L, S] (stride 0 where it
     broadcasts: a bool [L, S] mask costs one [L, S] float copy, never [B, H, L, S])."""
     if mask.dtype == ember.bool:
