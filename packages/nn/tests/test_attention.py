@@ -38,11 +38,11 @@ def _t(a):
     return ember.tensor(np.asarray(a))
 
 
-@pytest.fixture(params=["direct", "tiled"])
+@pytest.fixture(params=["direct", "fused"])
 def path(request, monkeypatch):
-    # The tiled path normally starts at 4M scores; force it to cover small inputs too.
-    if request.param == "tiled":
-        monkeypatch.setattr(attn_mod, "_TILE_MIN_SCORES", 1)
+    # The fused kernel takes every case it covers; raising its threshold reaches the direct path.
+    if request.param == "direct":
+        monkeypatch.setattr(attn_mod, "_FUSED_MIN_SCORES", 1 << 62)
     return request.param
 
 
@@ -130,12 +130,16 @@ def test_sdpa_float_mask_gradient():
     assert gradcheck(lambda q, k, v, m: scaled_dot_product_attention(q, k, v, m), (q, k, v, mask))
 
 
-def test_sdpa_tiled_path_is_used_and_blocks(monkeypatch):
-    monkeypatch.setattr(attn_mod, "_TILE_MIN_SCORES", 1)
-    q, k, v = _qkv(b=(2,), lq=70, ls=3, e=2, ev=2)  # several query blocks of 16+ rows
+def test_sdpa_fused_path_is_used_and_blocks():
+    q, k, v = _qkv(b=(2,), lq=70, ls=3, e=2, ev=2)  # two query blocks of the kernel's 64 rows
     qe = _t(q).requires_grad_()
     out = scaled_dot_product_attention(qe, _t(k), _t(v), is_causal=True)
-    assert type(out.grad_fn).__name__ == "_TiledAttentionBackward"
+    names, todo = set(), [out.grad_fn]
+    while todo:  # the node types of the graph that produced out
+        node = todo.pop()
+        names.add(type(node).__name__)
+        todo += [e[0] for e in node.next_functions if e is not None and e[0] is not None]
+    assert "_FusedAttentionBackward" in names
     np.testing.assert_allclose(out.detach().numpy(), _np_sdpa(q, k, v, causal=True), rtol=1e-10)
 
 

@@ -559,6 +559,10 @@ DTYPE_ROWS = [
 
 # (op, doctest): each example must print what it shows.
 EXAMPLES = [
+    (
+        "_nn_flash_attention",
+        ">>> q = ember.zeros(1, 1, 2, 4)\n>>> v = ember.arange(8.0).reshape(1, 1, 2, 4)\n>>> out, lse = ember._C._nn_flash_attention(q, q, v, None, True, 0.5)\n>>> out[0, 0].tolist()  # row 0 sees key 0, row 1 averages both\n[[0.0, 1.0, 2.0, 3.0], [2.0, 3.0, 4.0, 5.0]]",
+    ),
     ("__complex__", ">>> complex(ember.tensor([1 + 2j]))\n(1+2j)"),
     (
         "angle",
@@ -1333,6 +1337,10 @@ EXAMPLES = [
     (
         "var_mean",
         ">>> v, m = ember.var_mean(ember.tensor([[1.0, 3.0], [2.0, 6.0]]), dim=1)\n>>> v.tolist(), m.tolist()\n([2.0, 8.0], [2.0, 4.0])",
+    ),
+    (
+        "_nn_lstm_cell",
+        ">>> gates = ember.zeros(1, 4)\n>>> c, h = ember.empty(1, 1), ember.empty(1, 1)\n>>> _ = ember._C._nn_lstm_cell(gates, ember.ones(1, 1), c, h)\n>>> gates.tolist(), c.item()  # sigmoid(0) = 0.5, tanh(0) = 0\n([[0.5, 0.5, 0.0, 0.5]], 0.5)",
     ),
     (
         "cauchy_",

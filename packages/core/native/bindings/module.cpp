@@ -102,6 +102,8 @@ NB_MODULE(_C, m) {
   py::init_optim(m);
   py::init_norm(m);
   py::init_loss(m);
+  py::init_rnn(m);
+  py::init_attention(m);
 
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads, nb::arg("num"));

@@ -108,6 +108,8 @@ void init_conv(nb::module_& m);
 void init_linear(nb::module_& m);
 void init_norm(nb::module_& m);
 void init_loss(nb::module_& m);
+void init_rnn(nb::module_& m);
+void init_attention(nb::module_& m);
 // The buffer protocol of TensorBase (interop.cpp), installed when the class is created.
 extern PyType_Slot tensor_buffer_slots[];
 // The autograd hook: grad mode, requires_grad/_autograd_meta on TensorBase, and (run last, once

@@ -2,6 +2,7 @@
 // arguments and raise typed errors (errors.h) naming the op.
 #pragma once
 
+#include "ember/ops/attention.h"
 #include "ember/ops/complex.h"
 #include "ember/ops/composite.h"
 #include "ember/ops/construct.h"
@@ -19,6 +20,7 @@
 #include "ember/ops/pairwise.h"
 #include "ember/ops/rearrange.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/rnn.h"
 #include "ember/ops/samplers.h"
 #include "ember/ops/scan.h"
 #include "ember/ops/select.h"

@@ -1,9 +1,10 @@
 """Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward``.
 
-Short sequences take the direct path (scores, softmax, weighted sum; recorded op by op by
-autograd). Long ones take a row-tiled path: one block of query rows at a time against all keys,
-with the row's logsumexp saved so that backward recomputes each block's probabilities instead of
-keeping an [L, S] matrix alive; peak extra memory is about one query-block of scores.
+Every case the native kernel covers (no dropout, no mask that needs a gradient) takes the fused
+path: ``_C._nn_flash_attention`` walks blocks of queries against blocks of keys with an online
+softmax and saves each row's logsumexp, and its backward recomputes every tile's probabilities
+(FlashAttention-2), so no [L, S] matrix is ever held. Dropout and masks that require gradients
+take the direct path (scores, softmax, weighted sum; recorded op by op by autograd).
 """
 
 from __future__ import annotations
@@ -12,16 +13,18 @@ import math
 from typing import Any
 
 import ember
-from ember._grad_mode import is_grad_enabled
 from ember._tensor import Tensor
 from ember.autograd import Function
+from ember.autograd.function import once_differentiable
 from ember.nn._functional.dropout import dropout
 from ember.nn._functional.linear import linear
+from ember_core import _C
 
 __all__ = ["multi_head_attention_forward", "scaled_dot_product_attention"]
 
-# Tiled path above this many score elements (all batch dims together): ~16 MiB in float32.
-_TILE_MIN_SCORES = 1 << 22
+# The fused kernel takes every problem with at least this many score elements (all batch dims
+# together) that it covers; tests raise it to reach the op-by-op path.
+_FUSED_MIN_SCORES = 1
 
 
 def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
@@ -109,8 +112,8 @@ def _apply_mask(scores: Tensor, mask: Tensor | None, causal_from: int | None) ->
     return scores
 
 
-class _TiledAttention(Function):
-    """softmax(q k^T * scale + mask) v one query block at a time; backward recomputes blocks."""
+class _FusedAttention(Function):
+    """softmax(q k^T * scale + mask) v by the native tiled kernel; backward recomputes tiles."""
 
     @staticmethod
     def forward(
@@ -121,57 +124,69 @@ class _TiledAttention(Function):
         mask: Tensor | None,
         is_causal: bool,
         scale: float,
-        block: int,
     ) -> Tensor:
-        length, src = q.size()[-2], k.size()[-2]
-        out = q.new_empty((*q.size()[:-1], v.size()[-1]))
-        lse = q.new_empty((*q.size()[:-1], 1))
-        qs = q * scale
-        for i0 in range(0, length, block):
-            i1 = min(i0 + block, length)
-            # Causal rows i0..i1 see keys 0..i1 only: skip the keys beyond (half the work).
-            s_end = min(src, i1) if is_causal else src
-            s = ember.matmul(qs[..., i0:i1, :], k[..., :s_end, :].mT)
-            m = None if mask is None else mask[..., i0:i1, :s_end]
-            _apply_mask(s, m, i0 if is_causal else None)
-            # max, exp and sum in three passes (logsumexp would exponentiate twice).
-            row_max = s.amax(-1, keepdim=True)
-            row_max.masked_fill_(row_max.isneginf(), 0.0)
-            p = s.sub_(row_max).exp_()
-            total = p.sum(-1, keepdim=True)
-            # A fully masked row sums to 0: its output is 0 and its lse stays finite (max 0).
-            total.masked_fill_(total == 0, 1.0)
-            out[..., i0:i1, :] = ember.matmul(p, v[..., :s_end, :]).div_(total)
-            lse[..., i0:i1, :] = total.log_().add_(row_max)
+        out, lse = _C._nn_flash_attention(q, k, v, mask, is_causal, scale)
         ctx.save_for_backward(q, k, v, mask, out, lse)
-        ctx.attn = (is_causal, scale, block)
+        ctx.attn = (is_causal, scale)
         return out
 
     @staticmethod
+    @once_differentiable
     def backward(ctx: Any, grad_out: Tensor) -> tuple[Tensor | None, ...]:
         q, k, v, mask, out, lse = ctx.saved_tensors
-        is_causal, scale, block = ctx.attn
-        length, src = q.size()[-2], k.size()[-2]
-        dq = ember.empty_like(q)
-        dk = ember.zeros_like(k)
-        dv = ember.zeros_like(v)
-        qs = q * scale
-        for i0 in range(0, length, block):
-            i1 = min(i0 + block, length)
-            s_end = min(src, i1) if is_causal else src
-            kb, vb = k[..., :s_end, :], v[..., :s_end, :]
-            s = ember.matmul(qs[..., i0:i1, :], kb.mT)
-            m = None if mask is None else mask[..., i0:i1, :s_end]
-            _apply_mask(s, m, i0 if is_causal else None)
-            p = s.sub_(lse[..., i0:i1, :]).exp_()
-            g = grad_out[..., i0:i1, :]
-            dv[..., :s_end, :] += ember.matmul(p.mT, g)
-            dp = ember.matmul(g, vb.mT)
-            row = (g * out[..., i0:i1, :]).sum(-1, keepdim=True)
-            ds = dp.sub_(row).mul_(p)  # the scale is applied to the [.., block, E] products
-            dq[..., i0:i1, :] = ember.matmul(ds, kb).mul_(scale)
-            dk[..., :s_end, :] += ember.matmul(ds.mT, qs[..., i0:i1, :])
-        return dq, dk, dv, None, None, None, None
+        is_causal, scale = ctx.attn
+        dq, dk, dv = _C._nn_flash_attention_backward(
+            grad_out, q, k, v, out, lse, mask, is_causal, scale
+        )
+        return dq, dk, dv, None, None, None
+
+
+def _as_4d(t: Tensor, batch: tuple[int, ...], rows: int, cols: int) -> Tensor:
+    """t broadcast to (*batch, rows, cols), viewed as [prod(batch[:-1]), batch[-1], rows, cols]."""
+    lead = math.prod(batch[:-1]) if batch else 1
+    heads = batch[-1] if batch else 1
+    out: Tensor = t.expand(*batch, rows, cols).reshape(lead, heads, rows, cols)
+    return out
+
+
+def _mask_4d(mask: Tensor, batch: tuple[int, ...], length: int, src: int, dtype: Any) -> Tensor:
+    """The additive float mask of the fused kernel, viewed as [B, H, L, S] (stride 0 where it
+    broadcasts: a bool [L, S] mask costs one [L, S] float copy, never [B, H, L, S])."""
+    if mask.dtype == ember.bool:
+        mask = ember.zeros(mask.size(), dtype=dtype).masked_fill_(mask.logical_not(), -math.inf)
+    elif mask.dtype != dtype:
+        mask = mask.to(dtype)
+    shape = (1,) * (len(batch) + 2 - mask.dim()) + tuple(mask.size())
+    mask = mask.reshape(shape)
+    lead_mask, lead_batch = shape[: len(batch) - 1], batch[:-1]
+    if batch and (all(d == 1 for d in lead_mask) or lead_mask == lead_batch):
+        # The leading dims merge on the unexpanded mask; expand then only sets strides.
+        merged = mask.reshape(math.prod(lead_mask), shape[-3], shape[-2], shape[-1])
+        return merged.expand(math.prod(lead_batch), batch[-1], length, src)
+    return _as_4d(mask, batch, length, src)
+
+
+def _fused_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    mask: Tensor | None,
+    is_causal: bool,
+    scale: float,
+    batch: tuple[int, ...],
+) -> Tensor:
+    length, src, embed = query.size()[-2], key.size()[-2], query.size()[-1]
+    dtype = query.dtype
+    # The kernel computes in float32 or float64; half types round-trip through float32.
+    compute = dtype if dtype in (ember.float32, ember.float64) else ember.float32
+    q, k, v = (t if t.dtype == compute else t.to(compute) for t in (query, key, value))
+    q4 = _as_4d(q, batch, length, embed)
+    k4 = _as_4d(k, batch, src, embed)
+    v4 = _as_4d(v, batch, src, v.size()[-1])
+    m4 = None if mask is None else _mask_4d(mask, batch, length, src, compute)
+    out: Tensor = _FusedAttention.apply(q4, k4, v4, m4, is_causal, scale)
+    out = out.reshape(*batch, length, v.size()[-1])
+    return out if out.dtype == dtype else out.to(dtype)
 
 
 def _direct_attention(
@@ -271,26 +286,15 @@ def scaled_dot_product_attention(
         batch_shapes.append(mask_shape[:-2])
     batch = _broadcast_shape(*batch_shapes)
     scores = math.prod(batch) * length * src
-    tiled = (
-        scores >= _TILE_MIN_SCORES
+    fused = (
+        scores >= _FUSED_MIN_SCORES
         and dropout_p == 0.0
-        and length > 0
-        and src > 0
+        and query.is_floating_point()
         and (attn_mask is None or not attn_mask.requires_grad)
     )
-    if not tiled:
+    if not fused:
         return _direct_attention(query, key, value, attn_mask, is_causal, scale_value, dropout_p)
-    q = query.expand(*batch, length, embed)
-    k = key.expand(*batch, src, embed)
-    v = value.expand(*batch, src, value.size()[-1])
-    mask = None if attn_mask is None else attn_mask.expand(*batch, length, src)
-    # A block of scores holds as many elements as the query when backward will follow (its
-    # peak stays under 4x the inputs), twice as many for inference (faster GEMMs).
-    training = is_grad_enabled() and any(t.requires_grad for t in (q, k, v))
-    rows = (length * embed) // max(src, 1) * (1 if training else 2)
-    block = max(16, min(length, rows))
-    out: Tensor = _TiledAttention.apply(q, k, v, mask, is_causal, scale_value, block)
-    return out
+    return _fused_attention(query, key, value, attn_mask, is_causal, scale_value, batch)
 
 
 def _mask_to_float(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:

@@ -1,9 +1,11 @@
 """The time loop of RNN, LSTM and GRU layers as one autograd node per layer and direction.
 
 The input projection of every time step is one GEMM done outside (recorded by autograd); this
-node then runs the recurrence with plain ops (nothing recorded per step) and saves each step's
-gate activations, so backward-through-time needs a handful of ops per step plus one GEMM for
-the hidden weights' gradient over all steps together.
+node then runs the recurrence (nothing recorded per step): per LSTM/GRU step one GEMM for the
+hidden projection and one fused native cell (``_C._nn_lstm_cell`` / ``_nn_gru_cell``: gate
+nonlinearities and state update in one pass, writing the activations backward needs). Backward
+through time is one fused cell backward and one GEMM per step, plus one GEMM for the hidden
+weights' gradient over all steps together.
 
 Sequences are handled in packed layout: rows of step ``t`` are ``data[offset_t : offset_t +
 batch_sizes[t]]`` with decreasing batch sizes (a padded batch is the case where every step has
@@ -18,6 +20,7 @@ import ember
 from ember._tensor import Tensor
 from ember.autograd import Function
 from ember.autograd.function import once_differentiable
+from ember_core import _C
 
 __all__ = ["recurrent_layer"]
 
@@ -79,33 +82,22 @@ class _RecurrentLayer(Function):
             h_prev_all[off : off + b] = h
             if mode == "LSTM":
                 assert c_all is not None and c_prev_all is not None
-                gates = ember.addmm(x_t, h, w_t)
-                ember.sigmoid(gates, out=a_t)
-                ember.tanh(gates[:, 2 * cell : 3 * cell], out=a_t[:, 2 * cell : 3 * cell])
-                i, f = a_t[:, :cell], a_t[:, cell : 2 * cell]
-                g, o = a_t[:, 2 * cell : 3 * cell], a_t[:, 3 * cell :]
+                # Gate pre-activations straight into the saved buffer; the fused cell
+                # activates them in place and writes c and h (or m = o * tanh(c)).
+                ember.addmm(x_t, h, w_t, out=a_t)
                 c_prev_all[off : off + b] = c
                 c_new = c_all[off : off + b]
-                ember.mul(f, c, out=c_new)
-                c_new.addcmul_(i, g)
-                c = c_new
                 if w_hr is None:
-                    h = ember.mul(o, c.tanh(), out=out[off : off + b])
+                    h = _C._nn_lstm_cell(a_t, c, c_new, out[off : off + b])
                 else:
                     assert m_all is not None
-                    m = ember.mul(o, c.tanh(), out=m_all[off : off + b])
+                    m = _C._nn_lstm_cell(a_t, c, c_new, m_all[off : off + b])
                     h = ember.matmul(m, w_hr.t(), out=out[off : off + b])
+                c = c_new
             elif mode == "GRU":
                 assert hh_n is not None
                 hp = ember.matmul(h, w_t) if b_hh is None else ember.addmm(b_hh, h, w_t)
-                ember.sigmoid(x_t[:, : 2 * cell] + hp[:, : 2 * cell], out=a_t[:, : 2 * cell])
-                r, z = a_t[:, :cell], a_t[:, cell : 2 * cell]
-                hn = hp[:, 2 * cell :]
-                hh_n[off : off + b] = hn
-                n_t = a_t[:, 2 * cell :]
-                ember.tanh(ember.addcmul(x_t[:, 2 * cell :], r, hn), out=n_t)
-                # h' = n + z * (h - n)
-                h = ember.addcmul(n_t, z, h - n_t, out=out[off : off + b])
+                h = _C._nn_gru_cell(x_t, hp, h, a_t, hh_n[off : off + b], out[off : off + b])
             else:
                 pre = ember.addmm(x_t, h, w_t)
                 act = ember.tanh if mode == "RNN_TANH" else ember.relu
@@ -133,13 +125,16 @@ class _RecurrentLayer(Function):
         g_x = ember.empty_like(acts)  # gradient of the pre-activation gates (input side)
         g_hp = ember.empty_like(acts) if mode == "GRU" else g_x  # hidden side
         g_m = ember.empty_like(out) if w_hr is not None else None  # gradient of h = W_hr m
+        gru = mode == "GRU"
         g_h0 = ember.empty_like(h0)
         g_c0 = ember.empty_like(c0)
         # Backward visits the steps in the opposite order of forward.
-        steps = range(len(batch_sizes)) if reverse else range(len(batch_sizes) - 1, -1, -1)
+        steps = list(range(len(batch_sizes)) if reverse else range(len(batch_sizes) - 1, -1, -1))
         dh: Tensor | None = None
         dc: Tensor | None = None
-        for t in steps:
+        dh_prev = g_h0.new_empty((batch_sizes[0] if batch_sizes else 0, cell)) if gru else None
+        folded = False  # whether dh already holds this step's g_out rows
+        for idx, t in enumerate(steps):
             b, off = batch_sizes[t], offsets[t]
             cur = 0 if dh is None else dh.size()[0]
             if dh is None or b > cur:  # forward direction: rows cur..b ended at step t
@@ -152,43 +147,44 @@ class _RecurrentLayer(Function):
                 g_c0[b:cur] = dc[b:]
                 dh, dc = dh[:b], dc[:b]
             assert dc is not None
-            dh = dh + g_out[off : off + b]
+            if not folded:
+                dh = dh + g_out[off : off + b]
             a_t = acts[off : off + b]
             gx_t = g_x[off : off + b]
+            # The next step's g_out rows fold into its dh GEMM when its batch is the same.
+            g_next = None
+            if idx + 1 < len(steps) and batch_sizes[steps[idx + 1]] == b:
+                start = offsets[steps[idx + 1]]
+                g_next = g_out[start : start + b]
+            folded = g_next is not None
             if mode == "LSTM":
                 if w_hr is not None:
                     assert g_m is not None
                     g_m[off : off + b] = dh
                     dh = ember.matmul(dh, w_hr)
-                i, f = a_t[:, :cell], a_t[:, cell : 2 * cell]
-                g, o = a_t[:, 2 * cell : 3 * cell], a_t[:, 3 * cell :]
-                tc = c_all[off : off + b].tanh()
-                # dc += dh * o * (1 - tanh(c)^2)
-                dc = dc + dh * o * (1.0 - tc * tc)
-                ember.mul(dh * tc, o * (1.0 - o), out=gx_t[:, 3 * cell :])
-                ember.mul(dc * g, i * (1.0 - i), out=gx_t[:, :cell])
-                c_prev = c_prev_all[off : off + b]
-                ember.mul(dc * c_prev, f * (1.0 - f), out=gx_t[:, cell : 2 * cell])
-                ember.mul(dc * i, 1.0 - g * g, out=gx_t[:, 2 * cell : 3 * cell])
-                dc = dc * f
-                dh = ember.matmul(gx_t, w_hh)
+                c_t, c_prev = c_all[off : off + b], c_prev_all[off : off + b]
+                # One pass: the gates' gradient into g_x, dc becomes the gradient of c_prev.
+                _C._nn_lstm_cell_backward(a_t, c_t, c_prev, dh, dc, gx_t)
+                if g_next is not None:
+                    dh = ember.addmm(g_next, gx_t, w_hh)
+                else:
+                    dh = ember.matmul(gx_t, w_hh)
             elif mode == "GRU":
-                r, z, n_t = a_t[:, :cell], a_t[:, cell : 2 * cell], a_t[:, 2 * cell :]
-                h_prev = h_prev_all[off : off + b]
+                assert dh_prev is not None
                 ghp_t = g_hp[off : off + b]
-                dn_pre = ember.mul(dh * (1.0 - z), 1.0 - n_t * n_t, out=gx_t[:, 2 * cell :])
-                dr = dn_pre * hh_n[off : off + b]
-                ember.mul(dr, r * (1.0 - r), out=gx_t[:, :cell])
-                ember.mul(dh * (h_prev - n_t), z * (1.0 - z), out=gx_t[:, cell : 2 * cell])
-                ghp_t[:, : 2 * cell] = gx_t[:, : 2 * cell]
-                ember.mul(dn_pre, r, out=ghp_t[:, 2 * cell :])
-                dh = ember.addmm(dh * z, ghp_t, w_hh)
+                dz = dh_prev[:b]
+                _C._nn_gru_cell_backward(
+                    a_t, hh_n[off : off + b], h_prev_all[off : off + b], dh, gx_t, ghp_t, dz
+                )
+                dh = ember.addmm(dz, ghp_t, w_hh)
+                if g_next is not None:
+                    dh.add_(g_next)
             else:
                 if mode == "RNN_TANH":
                     ember.mul(dh, 1.0 - a_t * a_t, out=gx_t)
                 else:
                     ember.mul(dh, a_t > 0, out=gx_t)
-                dh = ember.matmul(gx_t, w_hh)
+                dh = ember.matmul(gx_t, w_hh) if g_next is None else ember.addmm(g_next, gx_t, w_hh)
         assert dh is not None and dc is not None
         last = dh.size()[0]
         g_h0[:last] = dh
@@ -229,7 +225,9 @@ def recurrent_layer(
     """
     if mode not in MODES:
         raise ValueError(f"recurrent_layer: unknown mode {mode!r}, expected one of {MODES}")
-    cell_state = c0 if c0 is not None else h0
+    # The fused cells read rows with unit stride: a user's transposed state is copied once here.
+    h0 = h0.contiguous()
+    cell_state = (c0 if c0 is not None else h0).contiguous()
     out, h_n, c_n = _RecurrentLayer.apply(
         xp, h0, cell_state, w_hh, b_hh, w_hr, mode, reverse, batch_sizes
     )
