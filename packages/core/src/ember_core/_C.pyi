@@ -2322,6 +2322,46 @@ def _nn_binary_cross_entropy_with_logits_backward(
     pos_weight: Tensor | None = None,
     reduction: builtins.str = "mean",
 ) -> Tensor: ...
+def _nn_lstm_cell(gates: Tensor, c_prev: Tensor, c_out: Tensor, h_out: Tensor) -> Tensor: ...
+def _nn_lstm_cell_backward(
+    acts: Tensor, c: Tensor, c_prev: Tensor, dh: Tensor, dc: Tensor, grad_gates: Tensor
+) -> Tensor: ...
+def _nn_gru_cell(
+    x_gates: Tensor,
+    h_gates: Tensor,
+    h_prev: Tensor,
+    acts_out: Tensor,
+    hn_out: Tensor,
+    h_out: Tensor,
+) -> Tensor: ...
+def _nn_gru_cell_backward(
+    acts: Tensor,
+    hn: Tensor,
+    h_prev: Tensor,
+    dh: Tensor,
+    grad_x: Tensor,
+    grad_h: Tensor,
+    dh_prev: Tensor,
+) -> Tensor: ...
+def _nn_flash_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    mask: Tensor | None,
+    is_causal: builtins.bool,
+    scale: builtins.float,
+) -> builtins.tuple[Tensor, Tensor]: ...
+def _nn_flash_attention_backward(
+    grad_out: Tensor,
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    out: Tensor,
+    lse: Tensor,
+    mask: Tensor | None,
+    is_causal: builtins.bool,
+    scale: builtins.float,
+) -> builtins.tuple[Tensor, Tensor, Tensor]: ...
 def get_num_threads() -> builtins.int: ...
 def set_num_threads(num: builtins.int) -> None: ...
 def _set_blas_library_path(*args: Any, **kwargs: Any) -> Any: ...
