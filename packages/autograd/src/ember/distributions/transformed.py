@@ -150,6 +150,7 @@ class TransformedDistribution(Distribution):
             self.transforms = transforms
         else:
             raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
+        check_instance(base_distribution, Distribution, "base_distribution", type(self).__name__)
         base_shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
         base_event_dim = len(base_distribution.event_shape)
         transform = ComposeTransform(self.transforms)
