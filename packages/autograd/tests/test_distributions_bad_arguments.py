@@ -53,6 +53,8 @@ def test_a_junk_shape_is_a_type_error(junk: Any) -> None:
     for call in (d.sample, d.rsample, d.expand):
         with pytest.raises(TypeError, match="the shape must be a tuple of ints"):
             call(junk)
+    with pytest.raises(TypeError, match=r"Normal\.expand\(\): the shape must"):
+        d.expand(batch_shape=junk)  # by keyword too
     assert d.sample((2,)).shape == (2, 3) and d.expand([4, 3]).batch_shape == (4, 3)
 
 

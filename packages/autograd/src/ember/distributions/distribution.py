@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 from ember._grad_mode import no_grad
 from ember._tensor import Size, Tensor
 from ember.distributions import constraints
-from ember.distributions.utils import check_shape, check_value, guard_arguments, shape_of
+from ember.distributions.utils import (
+    ArgumentChecks,
+    check_shape,
+    check_value,
+    guard_arguments,
+    shape_of,
+)
 
 __all__ = ["Distribution"]
 
@@ -209,12 +215,12 @@ def _shape_arg(value: Any, where: str) -> Any:
 
 # The argument each public method checks before a family's code sees it (torch raises
 # TypeError naming the argument where the family would hit an attribute error).
-_ARGUMENT_CHECKS = {
+_ARGUMENT_CHECKS: ArgumentChecks = {
     "log_prob": (("value",), check_value),
     "cdf": (("value",), check_value),
     "icdf": (("value",), check_value),
     "sample": (("sample_shape",), _shape_arg),
     "rsample": (("sample_shape",), _shape_arg),
-    "expand": ("batch_shape", _shape_arg),
+    "expand": (("batch_shape",), _shape_arg),
 }
 guard_arguments(Distribution, _ARGUMENT_CHECKS)

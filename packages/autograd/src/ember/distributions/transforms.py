@@ -19,6 +19,7 @@ import ember
 from ember._tensor import Tensor
 from ember.distributions import constraints
 from ember.distributions.utils import (
+    ArgumentChecks,
     check_instance,
     check_tensor,
     finfo_of,
@@ -48,7 +49,7 @@ def _tensor_arg(value: Any, where: str) -> Tensor:
 
 
 # What each transform checks before its maths sees it (torch names the argument in a TypeError).
-_TRANSFORM_CHECKS = {
+_TRANSFORM_CHECKS: ArgumentChecks = {
     "__call__": (("x",), _tensor_arg),
     "_inv_call": (("y",), _tensor_arg),
     "log_abs_det_jacobian": (("x", "y"), _tensor_arg),

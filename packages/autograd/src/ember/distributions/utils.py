@@ -64,9 +64,11 @@ def check_instance(value: Any, kind: type, name: str, where: str) -> Any:
     return value
 
 
-def guard_arguments(
-    cls: type, checks: dict[str, tuple[tuple[str, ...], Callable[[Any, str], Any]]]
-) -> None:
+# method name -> (the names of the arguments it checks, the check: (value, where) -> value)
+ArgumentChecks = dict[str, tuple[tuple[str, ...], Callable[[Any, str], Any]]]
+
+
+def guard_arguments(cls: type, checks: ArgumentChecks) -> None:
     """Wraps each method ``cls`` itself defines that ``checks`` names: its leading arguments (by
     position or by the given names) pass through the check first, so every subclass refuses
     junk with a TypeError naming it."""
