@@ -41,66 +41,66 @@ KNOWN = {
     ("ember.nn.Dropout1d.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
     ("ember.nn.Dropout2d.__call__", "AttributeError"),  # 'NoneType' object has no attribute 'dim'
     ("ember.nn.Dropout3d.__call__", "AttributeError"),  # 'complex' object has no attribute 'dim'
-    ("ember.nn.Embedding", "AttributeError"),  # 'function' object has no attribute 'size'
-    ("ember.nn.EmbeddingBag", "AssertionError"),  # Shape of weight does not match num_embeddings an
-    ("ember.nn.EmbeddingBag", "AttributeError"),  # 'dict' object has no attribute 'size'
-    ("ember.nn.FeatureAlphaDropout.__call__", "AttributeError"),  # 'function' object has no attribu
-    ("ember.nn.Flatten.__call__", "AttributeError"),  # 'dict' object has no attribute 'flatten'
-    ("ember.nn.GRU.__call__", "AttributeError"),  # 'str' object has no attribute 'dim'
-    ("ember.nn.GRUCell.__call__", "AttributeError"),  # 'NoneType' object has no attribute 'dim'
-    ("ember.nn.GaussianNLLLoss.__call__", "AttributeError"),  # 'NoneType' object has no attribute '
+    ("ember.nn.Embedding", "AssertionError"),  # Padding_idx must be within num_embeddings
+    ("ember.nn.FeatureAlphaDropout.__call__", "AttributeError"),  # 'list' object has no attribute '
+    ("ember.nn.Flatten.__call__", "AttributeError"),  # 'complex' object has no attribute 'flatten'
+    ("ember.nn.GRU.__call__", "AttributeError"),  # 'complex' object has no attribute 'dim'
+    ("ember.nn.GRUCell.__call__", "AttributeError"),  # 'Generator' object has no attribute 'dim'
+    ("ember.nn.GroupNorm.__call__", "AttributeError"),  # 'dtype' object has no attribute 'dim'
+    ("ember.nn.Hardtanh", "AssertionError"),  # Hardtanh: max_val (-0.0) must be above min_val (1000
     ("ember.nn.HingeEmbeddingLoss.__call__", "AttributeError"),  # 'float' object has no attribute '
-    ("ember.nn.HuberLoss.__call__", "AttributeError"),  # 'LyingLen' object has no attribute 'shape'
-    ("ember.nn.InstanceNorm1d.__call__", "AttributeError"),  # 'dtype' object has no attribute 'dim'
+    ("ember.nn.HuberLoss.__call__", "AttributeError"),  # 'list' object has no attribute 'shape'
+    ("ember.nn.InstanceNorm1d.__call__", "AttributeError"),  # 'LyingLen' object has no attribute 'd
     ("ember.nn.InstanceNorm2d.__call__", "AttributeError"),  # 'str' object has no attribute 'dim'
-    ("ember.nn.InstanceNorm3d.__call__", "AttributeError"),  # 'int' object has no attribute 'dim'
-    ("ember.nn.L1Loss.__call__", "AttributeError"),  # 'bytes' object has no attribute 'shape'
-    ("ember.nn.LPPool1d.__call__", "AttributeError"),  # 'list' object has no attribute 'pow'
-    ("ember.nn.LPPool2d.__call__", "AttributeError"),  # 'complex' object has no attribute 'pow'
+    ("ember.nn.InstanceNorm3d.__call__", "AttributeError"),  # 'dict' object has no attribute 'dim'
+    ("ember.nn.L1Loss.__call__", "AttributeError"),  # 'LyingLen' object has no attribute 'shape'
+    ("ember.nn.LPPool1d.__call__", "AttributeError"),  # 'object' object has no attribute 'pow'
+    ("ember.nn.LPPool2d.__call__", "AttributeError"),  # 'dtype' object has no attribute 'pow'
     ("ember.nn.LPPool3d.__call__", "AttributeError"),  # 'dict' object has no attribute 'pow'
-    ("ember.nn.LSTM.__call__", "AttributeError"),  # 'function' object has no attribute 'dim'
-    ("ember.nn.LSTMCell.__call__", "AttributeError"),  # 'int' object has no attribute 'dim'
-    ("ember.nn.LayerNorm.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
-    ("ember.nn.LazyBatchNorm1d.__call__", "AttributeError"),  # 'Generator' object has no attribute
-    ("ember.nn.LazyBatchNorm2d.__call__", "AttributeError"),  # 'str' object has no attribute 'size'
-    ("ember.nn.LazyBatchNorm3d.__call__", "AttributeError"),  # 'list' object has no attribute 'size
-    ("ember.nn.LazyInstanceNorm1d.__call__", "AttributeError"),  # 'int' object has no attribute 'si
-    ("ember.nn.LazyInstanceNorm2d.__call__", "AttributeError"),  # 'dict' object has no attribute 'd
-    ("ember.nn.LazyInstanceNorm3d.__call__", "AttributeError"),  # 'complex' object has no attribute
-    ("ember.nn.LazyLinear.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
-    ("ember.nn.Linear.__call__", "AttributeError"),  # 'bool' object has no attribute 'dim'
-    ("ember.nn.LocalResponseNorm.__call__", "AttributeError"),  # 'dict' object has no attribute 'di
-    ("ember.nn.MSELoss.__call__", "AttributeError"),  # 'function' object has no attribute 'shape'
-    ("ember.nn.MarginRankingLoss.__call__", "AttributeError"),  # 'dict' object has no attribute 'di
-    ("ember.nn.Module.get_buffer", "AttributeError"),  # 'function' object has no attribute 'rpartit
-    ("ember.nn.Module.get_parameter", "AttributeError"),  # 'bool' object has no attribute 'rpartiti
-    ("ember.nn.Module.get_submodule", "AttributeError"),  # 'Hostile' object has no attribute 'split
-    ("ember.nn.Module.named_modules", "AttributeError"),  # 'list' object has no attribute 'add'
+    ("ember.nn.LSTM.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
+    ("ember.nn.LSTMCell.__call__", "AttributeError"),  # 'bool' object has no attribute 'dim'
+    ("ember.nn.LayerNorm.__call__", "AttributeError"),  # 'bool' object has no attribute 'dim'
+    ("ember.nn.LazyBatchNorm1d.__call__", "AttributeError"),  # 'int' object has no attribute 'dim'
+    ("ember.nn.LazyBatchNorm2d.__call__", "AttributeError"),  # 'complex' object has no attribute 'd
+    ("ember.nn.LazyBatchNorm3d.__call__", "AttributeError"),  # 'int' object has no attribute 'size'
+    ("ember.nn.LazyInstanceNorm1d.__call__", "AttributeError"),  # 'complex' object has no attribute
+    ("ember.nn.LazyInstanceNorm2d.__call__", "AttributeError"),  # 'dtype' object has no attribute '
+    ("ember.nn.LazyInstanceNorm3d.__call__", "AttributeError"),  # 'LyingLen' object has no attribut
+    ("ember.nn.LazyLinear.__call__", "AttributeError"),  # 'object' object has no attribute 'shape'
+    ("ember.nn.LazyLinear.initialize_parameters", "AttributeError"),  # 'complex' object has no attr
+    ("ember.nn.LazyModuleMixin", "AttributeError"),  # 'LazyModuleMixin' object has no attribute '_r
+    ("ember.nn.Linear.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
+    ("ember.nn.LocalResponseNorm.__call__", "AttributeError"),  # 'int' object has no attribute 'dim
+    ("ember.nn.MSELoss.__call__", "AttributeError"),  # 'int' object has no attribute 'shape'
+    ("ember.nn.MarginRankingLoss.__call__", "AttributeError"),  # 'Generator' object has no attribut
+    ("ember.nn.Module.get_buffer", "AttributeError"),  # 'Tensor' object has no attribute 'rpartitio
+    ("ember.nn.Module.get_parameter", "AttributeError"),  # 'int' object has no attribute 'rpartitio
+    ("ember.nn.Module.get_submodule", "AttributeError"),  # 'list' object has no attribute 'split'
     ("ember.nn.Module.set_submodule", "AttributeError"),  # 'Hostile' object has no attribute 'split
-    ("ember.nn.MultiLabelMarginLoss.__call__", "AttributeError"),  # 'slice' object has no attribute
-    ("ember.nn.MultiMarginLoss.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
+    ("ember.nn.ModuleList.insert", "KeyError"),  # '0'
+    ("ember.nn.ModuleList.pop", "KeyError"),  # '1'
+    ("ember.nn.MultiLabelMarginLoss.__call__", "AttributeError"),  # 'NoneType' object has no attrib
+    ("ember.nn.MultiMarginLoss.__call__", "AttributeError"),  # 'float' object has no attribute 'dim
     ("ember.nn.NLLLoss.__call__", "AttributeError"),  # 'list' object has no attribute 'dtype'
-    ("ember.nn.NLLLoss2d.__call__", "AttributeError"),  # 'int' object has no attribute 'dtype'
+    ("ember.nn.NLLLoss2d.__call__", "AttributeError"),  # 'dict' object has no attribute 'dtype'
     ("ember.nn.ParameterDict.__getitem__", "AttributeError"),  # 'ParameterDict' object has no attri
-    ("ember.nn.ParameterDict.pop", "AttributeError"),  # 'ParameterDict' object has no attribute 'su
-    ("ember.nn.ParameterDict.setdefault", "AttributeError"),  # 'ParameterDict' object has no attrib
-    ("ember.nn.ParameterDict.values", "AttributeError"),  # 'ParameterDict' object has no attribute
-    ("ember.nn.PixelShuffle.__call__", "AttributeError"),  # 'LyingLen' object has no attribute 'dim
+    ("ember.nn.PixelShuffle.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
     ("ember.nn.PixelUnshuffle.__call__", "AttributeError"),  # 'NoneType' object has no attribute 'd
-    ("ember.nn.RMSNorm.__call__", "AttributeError"),  # 'Hostile' object has no attribute 'dim'
-    ("ember.nn.RNN.__call__", "AttributeError"),  # 'dtype' object has no attribute 'dim'
+    ("ember.nn.RMSNorm.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
+    ("ember.nn.RNN.__call__", "AttributeError"),  # 'NoneType' object has no attribute 'dim'
     ("ember.nn.RNNCell.__call__", "AttributeError"),  # 'complex' object has no attribute 'dim'
-    ("ember.nn.SmoothL1Loss.__call__", "AttributeError"),  # 'list' object has no attribute 'shape'
-    ("ember.nn.SyncBatchNorm.__call__", "AttributeError"),  # 'list' object has no attribute 'dim'
-    ("ember.nn.Transformer.__call__", "AttributeError"),  # 'dtype' object has no attribute 'dim'
+    ("ember.nn.SmoothL1Loss.__call__", "AttributeError"),  # 'str' object has no attribute 'shape'
+    ("ember.nn.SyncBatchNorm.__call__", "AttributeError"),  # 'function' object has no attribute 'di
+    ("ember.nn.Transformer", "AssertionError"),  # embed_dim must be divisible by num_heads
+    ("ember.nn.Transformer.__call__", "AttributeError"),  # 'object' object has no attribute 'dim'
     ("ember.nn.TransformerDecoderLayer", "AssertionError"),  # embed_dim must be divisible by num_he
-    ("ember.nn.TransformerDecoderLayer.__call__", "AssertionError"),  # [MultiheadAttention(embed_di
+    ("ember.nn.TransformerDecoderLayer.__call__", "AssertionError"),  # For unbatched (2-D) `query`,
     ("ember.nn.TransformerEncoderLayer", "AssertionError"),  # embed_dim must be divisible by num_he
-    ("ember.nn.TransformerEncoderLayer.__call__", "AttributeError"),  # 'function' object has no att
-    ("ember.nn.TripletMarginLoss.__call__", "AttributeError"),  # 'int' object has no attribute 'dim
-    ("ember.nn.TripletMarginWithDistanceLoss.__call__", "AttributeError"),  # 'object' object has no
-    ("ember.nn._LazyNormBase.initialize_parameters", "AttributeError"),  # 'bool' object has no attr
-    ("ember.nn.factory_kwargs", "AttributeError"),  # 'int' object has no attribute 'keys'
+    ("ember.nn.TransformerEncoderLayer.__call__", "AttributeError"),  # 'list' object has no attribu
+    ("ember.nn.TripletMarginLoss.__call__", "AttributeError"),  # 'LyingLen' object has no attribute
+    ("ember.nn.TripletMarginWithDistanceLoss.__call__", "AttributeError"),  # 'dict' object has no a
+    ("ember.nn._LazyNormBase.initialize_parameters", "AttributeError"),  # 'Generator' object has no
+    ("ember.nn.factory_kwargs", "AttributeError"),  # 'complex' object has no attribute 'keys'
     ("ember.nn.functional.batch_norm", "AttributeError"),  # 'Generator' object has no attribute 'di
     ("ember.nn.functional.bilinear", "AttributeError"),  # 'float' object has no attribute 'dim'
     ("ember.nn.functional.binary_cross_entropy", "AttributeError"),  # 'list' object has no attribut
@@ -123,6 +123,8 @@ KNOWN = {
     ("ember.nn.functional.layer_norm", "AttributeError"),  # 'dict' object has no attribute 'dim'
     ("ember.nn.functional.linear", "AttributeError"),  # 'Generator' object has no attribute 'dim'
     ("ember.nn.functional.local_response_norm", "AttributeError"),  # 'tuple' object has no attribut
+    ("ember.nn.functional.lp_pool2d", "AttributeError"),  # 'int' object has no attribute 'pow'
+    ("ember.nn.functional.lp_pool3d", "AttributeError"),  # 'dict' object has no attribute 'pow'
     ("ember.nn.functional.margin_ranking_loss", "AttributeError"),  # 'int' object has no attribute
     ("ember.nn.functional.mse_loss", "AttributeError"),  # 'list' object has no attribute 'shape'
     ("ember.nn.functional.multi_head_attention_forward", "AssertionError"),  # query should be unbat
@@ -136,25 +138,28 @@ KNOWN = {
     ("ember.nn.functional.pixel_unshuffle", "AttributeError"),  # 'Hostile' object has no attribute
     ("ember.nn.functional.rms_norm", "AttributeError"),  # 'bool' object has no attribute 'dim'
     ("ember.nn.functional.smooth_l1_loss", "AttributeError"),  # 'bytes' object has no attribute 'sh
-    ("ember.nn.functional.triplet_margin_loss", "AttributeError"),  # 'list' object has no attribute
-    ("ember.nn.functional.triplet_margin_with_distance_loss", "AttributeError"),  # 'bool' object ha
-    ("ember.nn.init.kaiming_normal_", "AttributeError"),  # 'list' object has no attribute 'lower'
-    ("ember.nn.init.kaiming_uniform_", "AttributeError"),  # 'int' object has no attribute 'lower'
-    ("ember.nn.utils.clip_grad_norm", "AttributeError"),  # 'str' object has no attribute 'grad'
-    ("ember.nn.utils.clip_grad_value_", "AttributeError"),  # 'str' object has no attribute 'grad'
-    ("ember.nn.utils.clip_grads_with_norm_", "AttributeError"),  # 'str' object has no attribute 'gr
-    ("ember.nn.utils.fuse_conv_bn_eval", "AttributeError"),  # 'complex' object has no attribute 'tr
-    ("ember.nn.utils.fuse_conv_bn_weights", "AttributeError"),  # 'Hostile' object has no attribute
-    ("ember.nn.utils.fuse_linear_bn_eval", "AttributeError"),  # 'int' object has no attribute 'trai
-    ("ember.nn.utils.parameters_to_vector", "AttributeError"),  # 'float' object has no attribute 'r
-    ("ember.nn.utils.remove_weight_norm", "AttributeError"),  # 'dtype' object has no attribute '_fo
-    ("ember.nn.utils.weight_norm", "AttributeError"),  # 'Tensor' object has no attribute '_forward_
-    ("ember.optim.Optimizer", "AttributeError"),  # 'int' object has no attribute 'get'
-    ("ember.optim.Optimizer.load_state_dict", "AttributeError"),  # 'Tensor' object has no attribute
+    ("ember.nn.functional.triplet_margin_loss", "AttributeError"),  # 'tuple' object has no attribut
+    ("ember.nn.functional.triplet_margin_with_distance_loss", "AttributeError"),  # 'bytes' object h
+    ("ember.nn.init.kaiming_uniform_", "AttributeError"),  # 'slice' object has no attribute 'lower'
+    ("ember.nn.utils.clip_grad_norm_", "AttributeError"),  # 'int' object has no attribute 'grad'
+    ("ember.nn.utils.clip_grads_with_norm_", "AttributeError"),  # 'float' object has no attribute '
+    ("ember.nn.utils.fuse_conv_bn_eval", "AttributeError"),  # 'bytes' object has no attribute 'trai
+    ("ember.nn.utils.fuse_conv_bn_weights", "AttributeError"),  # 'function' object has no attribute
+    ("ember.nn.utils.fuse_linear_bn_eval", "AttributeError"),  # 'Generator' object has no attribute
+    ("ember.nn.utils.parameters_to_vector", "AttributeError"),  # 'str' object has no attribute 'res
+    ("ember.nn.utils.remove_weight_norm", "AttributeError"),  # 'bool' object has no attribute '_for
+    ("ember.nn.utils.vector_to_parameters", "AttributeError"),  # 'float' object has no attribute 'n
+    ("ember.nn.utils.weight_norm", "AttributeError"),  # 'str' object has no attribute '_forward_pre
+    ("ember.optim.Optimizer", "AttributeError"),  # 'Hostile' object has no attribute 'get'
+    ("ember.optim.Optimizer.load_state_dict", "AttributeError"),  # 'bytes' object has no attribute
 }
+
+# Known hangs, not called at all: num_layers=2**62 deep-copies the layer 2**62 times before
+# anything checks that the layer is a Module (torch 2.13 hangs the same way).
+KNOWN_HANGS = {"ember.nn.TransformerEncoder", "ember.nn.TransformerDecoder"}
 
 
 @pytest.mark.parametrize("seed", sweep.seeds())
 def test_public_callables_refuse_junk_with_typed_errors(seed: int) -> None:
-    failed = sweep.sweep_in_child(MODULES, seed, KNOWN)
+    failed = sweep.sweep_in_child(MODULES, seed, KNOWN, KNOWN_HANGS)
     assert not failed, failed
