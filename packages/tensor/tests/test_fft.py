@@ -197,3 +197,13 @@ def test_hermitian_n_dim(norm: str | None) -> None:
     )
     check(F.ihfftn(xr, norm=norm), np.fft.rfftn(r, norm=swapped).conj(), np.float64)
     check(F.ihfft2(xr, norm=norm), np.fft.rfft2(r, norm=swapped).conj(), np.float64)
+
+
+@pytest.mark.parametrize("bad", [{"a": 1}, "ab", 1.5, object()])
+def test_s_and_dim_that_are_not_sequences_are_type_errors(bad: object) -> None:
+    x = ember.rand(2, 3)
+    with pytest.raises(TypeError, match=r"\[fft.fftn\] s must be a tuple of ints"):
+        ember.fft.fftn(x, bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"\[fft.ifftn\] dim must be a tuple of ints"):
+        ember.fft.ifftn(x, dim=bad)  # type: ignore[arg-type]
+    assert ember.fft.fftn(x, [2, 3], dim=(0, 1)).shape == (2, 3)  # sequences still pass

@@ -111,3 +111,14 @@ def test_against_torch() -> None:
     x = [0.5, 1.5, 1.5, 3.0]
     assert ember.histogram(ember.tensor(x), bins=3).hist.tolist() == torch.histogram(
         torch.tensor(x), bins=3).hist.tolist()  # fmt: skip
+
+
+def test_a_range_that_is_not_a_pair_is_refused_as_torch_refuses_it() -> None:
+    x = ember.tensor([0.5, 1.5])
+    with pytest.raises(TypeError, match=r"\[histogram\] range must be a pair"):
+        ember.histogram(x, 2, range={})  # was KeyError 0
+    with pytest.raises(RuntimeError, match=r"range should have 2 elements, but got 1"):
+        ember.histogram(x, 2, range=(1.0,))
+    with pytest.raises(TypeError, match=r"\[histogramdd\] range must be a list of floats"):
+        ember.histogramdd(x.reshape(2, 1), 2, range={})
+    assert ember.histogram(x, 2, range=[0.0, 2.0]).hist.tolist() == [1.0, 1.0]

@@ -47,6 +47,10 @@ def _edges(column: Any, bins: Any, rng: Any, op: str) -> Any:
     if not isinstance(bins, int) or isinstance(bins, bool) or bins <= 0:
         raise RuntimeError(f"[{op}] bins must be a positive int or a tensor of edges, got {bins!r}")
     if rng is not None:
+        if not isinstance(rng, (list, tuple)):
+            raise TypeError(f"[{op}] range must be a pair of numbers, got {rng!r:.60}")
+        if len(rng) != 2:  # torch's wording and type for a wrong-length range
+            raise RuntimeError(f"[{op}] range should have 2 elements, but got {len(rng)}")
         try:
             lo, hi = float(rng[0]), float(rng[1])
         except (TypeError, ValueError, IndexError):
@@ -141,7 +145,9 @@ def histogramdd(
         raise RuntimeError(
             f"[histogramdd] expected {dims} bin specs (one per dim), got {len(bins)}"
         )
-    if range is not None and (not isinstance(range, (list, tuple)) or len(range) != 2 * dims):
+    if range is not None and not isinstance(range, (list, tuple)):
+        raise TypeError(f"[histogramdd] range must be a list of floats, not {type(range).__name__}")
+    if range is not None and len(range) != 2 * dims:
         raise RuntimeError(f"[histogramdd] range must have {2 * dims} values, got {len(range)}")
     if weight is not None:
         _check_float(weight, "histogramdd", "weight")

@@ -101,6 +101,10 @@ def _dims_and_sizes(
 
     Errors are RuntimeErrors, as torch raises them."""
     ndim = x.dim()
+    if not (s is None or isinstance(s, (int, list, tuple))) or isinstance(s, bool):
+        raise TypeError(f"[{op}] s must be a tuple of ints, not {type(s).__name__}")
+    if not (dim is None or isinstance(dim, (int, list, tuple))) or isinstance(dim, bool):
+        raise TypeError(f"[{op}] dim must be a tuple of ints, not {type(dim).__name__}")
     sizes = [s] if isinstance(s, int) else None if s is None else list(s)
     if dim is None:
         dims = list(range(ndim)) if sizes is None else list(range(ndim - len(sizes), ndim))

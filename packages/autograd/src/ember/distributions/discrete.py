@@ -33,9 +33,13 @@ __all__ = [
 ]
 
 
-def _one_of(probs: Any, logits: Any) -> None:
+def _one_of(probs: Any, logits: Any, where: str, numbers: bool = True) -> None:
     if (probs is None) == (logits is None):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    for name, value in (("probs", probs), ("logits", logits)):
+        accepted = (Tensor, int, float) if numbers else (Tensor,)
+        if value is not None and not isinstance(value, accepted):
+            raise TypeError(f"{where}: {name} must be a Tensor, not {type(value).__name__}")
 
 
 def _softplus(x: Tensor) -> Tensor:
@@ -70,7 +74,7 @@ class Bernoulli(Distribution):
     def __init__(
         self, probs: Any = None, logits: Any = None, validate_args: bool | None = None
     ) -> None:
-        _one_of(probs, logits)
+        _one_of(probs, logits, "Bernoulli")
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
             self._param = self.probs
@@ -152,7 +156,7 @@ class Geometric(Distribution):
     def __init__(
         self, probs: Any = None, logits: Any = None, validate_args: bool | None = None
     ) -> None:
-        _one_of(probs, logits)
+        _one_of(probs, logits, "Geometric")
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
             self._param = self.probs
@@ -236,7 +240,7 @@ class Categorical(Distribution):
         logits: Tensor | None = None,
         validate_args: bool | None = None,
     ) -> None:
-        _one_of(probs, logits)
+        _one_of(probs, logits, "Categorical", numbers=False)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
@@ -527,7 +531,7 @@ class Binomial(Distribution):
         logits: Any = None,
         validate_args: bool | None = None,
     ) -> None:
-        _one_of(probs, logits)
+        _one_of(probs, logits, "Binomial")
         if probs is not None:
             self.total_count, self.probs = broadcast_all(total_count, probs)
             self.total_count = self.total_count.to(self.probs.dtype)

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 from ember._grad_mode import no_grad
 from ember._tensor import Size, Tensor
 from ember.distributions import constraints
-from ember.distributions.utils import shape_of
+from ember.distributions.utils import (
+    ArgumentChecks,
+    check_shape,
+    check_value,
+    guard_arguments,
+    shape_of,
+)
 
 __all__ = ["Distribution"]
 
@@ -32,6 +38,10 @@ class Distribution:
     _validate_args_default: ClassVar[bool] = __debug__
     arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        guard_arguments(cls, _ARGUMENT_CHECKS)  # every family refuses junk the same way
+
     @staticmethod
     def set_default_validate_args(value: bool) -> None:
         """Turns argument and sample validation on or off for distributions made afterwards."""
@@ -45,8 +55,8 @@ class Distribution:
         event_shape: tuple[int, ...] | Size = (),
         validate_args: bool | None = None,
     ) -> None:
-        self._batch_shape = Size(batch_shape)
-        self._event_shape = Size(event_shape)
+        self._batch_shape = check_shape(batch_shape, "batch_shape", type(self).__name__)
+        self._event_shape = check_shape(event_shape, "event_shape", type(self).__name__)
         if validate_args is not None:
             self._validate_args = validate_args
         else:
@@ -197,3 +207,20 @@ def _lazy_type() -> type:
 
 
 _LOG_2PI = math.log(2 * math.pi)
+
+
+def _shape_arg(value: Any, where: str) -> Any:
+    return check_shape(value, "the shape", where)
+
+
+# The argument each public method checks before a family's code sees it (torch raises
+# TypeError naming the argument where the family would hit an attribute error).
+_ARGUMENT_CHECKS: ArgumentChecks = {
+    "log_prob": (("value",), check_value),
+    "cdf": (("value",), check_value),
+    "icdf": (("value",), check_value),
+    "sample": (("sample_shape",), _shape_arg),
+    "rsample": (("sample_shape",), _shape_arg),
+    "expand": (("batch_shape",), _shape_arg),
+}
+guard_arguments(Distribution, _ARGUMENT_CHECKS)

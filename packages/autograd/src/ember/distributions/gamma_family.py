@@ -17,7 +17,7 @@ from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
 from ember.distributions.gamma_grad import standard_gamma_rsample
-from ember.distributions.utils import broadcast_all, finfo_of, shape_of
+from ember.distributions.utils import broadcast_all, check_tensor, finfo_of, shape_of
 
 __all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT", "standard_gamma"]
 
@@ -226,7 +226,7 @@ class Dirichlet(Distribution):
     has_rsample = True
 
     def __init__(self, concentration: Tensor, validate_args: bool | None = None) -> None:
-        if concentration.dim() < 1:
+        if check_tensor(concentration, "concentration", "Dirichlet").dim() < 1:
             raise ValueError("`concentration` parameter must be at least one-dimensional.")
         self.concentration = concentration
         shape = tuple(shape_of(concentration))

@@ -10,7 +10,7 @@ import ember
 from ember._tensor import Size, Tensor
 from ember.distributions import constraints
 from ember.distributions.distribution import Distribution
-from ember.distributions.utils import lazy_property, shape_of
+from ember.distributions.utils import check_tensor, lazy_property, shape_of
 
 __all__ = ["MultivariateNormal"]
 
@@ -64,7 +64,7 @@ class MultivariateNormal(Distribution):
         scale_tril: Tensor | None = None,
         validate_args: bool | None = None,
     ) -> None:
-        if loc.dim() < 1:
+        if check_tensor(loc, "loc", "MultivariateNormal").dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
         given = [m is not None for m in (covariance_matrix, precision_matrix, scale_tril)]
         if sum(given) != 1:
@@ -80,7 +80,7 @@ class MultivariateNormal(Distribution):
                 precision_matrix is not None,
             ].index(True)
         ]
-        if matrix.dim() < 2:
+        if check_tensor(matrix, name, "MultivariateNormal").dim() < 2:
             raise ValueError(
                 f"{name} matrix must be at least two-dimensional, with optional leading batch "
                 "dimensions"

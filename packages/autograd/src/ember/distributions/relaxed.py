@@ -33,9 +33,13 @@ def _softplus(x: Tensor) -> Tensor:
     return x.clamp(min=0) + (-x.abs()).exp().log1p()
 
 
-def _one_of(probs: Any, logits: Any) -> None:
+def _one_of(probs: Any, logits: Any, where: str, numbers: bool = True) -> None:
     if (probs is None) == (logits is None):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    for name, value in (("probs", probs), ("logits", logits)):
+        accepted = (Tensor, int, float) if numbers else (Tensor,)
+        if value is not None and not isinstance(value, accepted):
+            raise TypeError(f"{where}: {name} must be a Tensor, not {type(value).__name__}")
 
 
 class LogitRelaxedBernoulli(Distribution):
@@ -62,7 +66,7 @@ class LogitRelaxedBernoulli(Distribution):
         logits: Any = None,
         validate_args: bool | None = None,
     ) -> None:
-        _one_of(probs, logits)
+        _one_of(probs, logits, "LogitRelaxedBernoulli")
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
             param = self.probs

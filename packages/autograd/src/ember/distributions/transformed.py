@@ -18,7 +18,7 @@ from ember.distributions.transforms import (
     ExpTransform,
     Transform,
 )
-from ember.distributions.utils import shape_of, sum_rightmost
+from ember.distributions.utils import check_instance, shape_of, sum_rightmost
 
 __all__ = [
     "HalfCauchy",
@@ -48,6 +48,12 @@ class Independent(Distribution):
         reinterpreted_batch_ndims: int,
         validate_args: bool | None = None,
     ) -> None:
+        check_instance(base_distribution, Distribution, "base_distribution", "Independent")
+        if not isinstance(reinterpreted_batch_ndims, int):
+            raise TypeError(
+                "Independent: reinterpreted_batch_ndims must be an int, not "
+                f"{type(reinterpreted_batch_ndims).__name__}"
+            )
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(
                 "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
@@ -144,6 +150,7 @@ class TransformedDistribution(Distribution):
             self.transforms = transforms
         else:
             raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
+        check_instance(base_distribution, Distribution, "base_distribution", type(self).__name__)
         base_shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
         base_event_dim = len(base_distribution.event_shape)
         transform = ComposeTransform(self.transforms)

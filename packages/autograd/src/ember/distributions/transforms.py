@@ -18,7 +18,15 @@ from typing import Any
 import ember
 from ember._tensor import Tensor
 from ember.distributions import constraints
-from ember.distributions.utils import finfo_of, shape_of, sum_rightmost
+from ember.distributions.utils import (
+    ArgumentChecks,
+    check_instance,
+    check_tensor,
+    finfo_of,
+    guard_arguments,
+    shape_of,
+    sum_rightmost,
+)
 
 __all__ = [
     "AbsTransform",
@@ -36,12 +44,28 @@ __all__ = [
 ]
 
 
+def _tensor_arg(value: Any, where: str) -> Tensor:
+    return check_tensor(value, "the argument", where)
+
+
+# What each transform checks before its maths sees it (torch names the argument in a TypeError).
+_TRANSFORM_CHECKS: ArgumentChecks = {
+    "__call__": (("x",), _tensor_arg),
+    "_inv_call": (("y",), _tensor_arg),
+    "log_abs_det_jacobian": (("x", "y"), _tensor_arg),
+}
+
+
 class Transform:
     """Base class: subclasses define ``_call``, ``_inverse`` and ``log_abs_det_jacobian``."""
 
     bijective = False
     domain: constraints.Constraint = constraints.real
     codomain: constraints.Constraint = constraints.real
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        guard_arguments(cls, _TRANSFORM_CHECKS)  # every transform refuses junk the same way
 
     def __init__(self, cache_size: int = 0) -> None:
         if cache_size not in (0, 1):
@@ -107,7 +131,7 @@ class Transform:
 class _InverseTransform(Transform):
     def __init__(self, transform: Transform) -> None:
         super().__init__(cache_size=transform._cache_size)
-        self._inv = transform
+        self._inv = check_instance(transform, Transform, "transform", "_InverseTransform")
         self.bijective = transform.bijective
 
     @property
@@ -144,7 +168,9 @@ class ComposeTransform(Transform):
 
     def __init__(self, parts: list[Transform], cache_size: int = 0) -> None:
         super().__init__(cache_size=cache_size)
-        self.parts = list(parts)
+        if not isinstance(parts, (list, tuple)):
+            raise TypeError(f"ComposeTransform: parts must be a list, not {type(parts).__name__}")
+        self.parts = [check_instance(p, Transform, "each part", "ComposeTransform") for p in parts]
         self.bijective = all(p.bijective for p in self.parts)
 
     @property
@@ -233,7 +259,9 @@ class IndependentTransform(Transform):
         self, base_transform: Transform, reinterpreted_batch_ndims: int, cache_size: int = 0
     ) -> None:
         super().__init__(cache_size=cache_size)
-        self.base_transform = base_transform
+        self.base_transform = check_instance(
+            base_transform, Transform, "base_transform", "IndependentTransform"
+        )
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         self.bijective = base_transform.bijective
 
@@ -458,3 +486,6 @@ class StickBreakingTransform(Transform):
 
     def inverse_shape(self, shape: Any) -> Any:
         return (*tuple(shape[:-1]), shape[-1] - 1)
+
+
+guard_arguments(Transform, _TRANSFORM_CHECKS)

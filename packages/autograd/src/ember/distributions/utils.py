@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
@@ -28,6 +29,74 @@ def as_float_tensor(value: Any, like: Tensor | None = None) -> Tensor:
         return value if value.is_floating_point() else value.to(ember.get_default_dtype())
     dtype = like.dtype if like is not None else ember.get_default_dtype()
     return ember.tensor(float(value), dtype=dtype)
+
+
+def check_tensor(value: Any, name: str, where: str) -> Tensor:
+    """value itself when it is a Tensor, else the TypeError torch raises naming the argument."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{where}: {name} must be a Tensor, not {type(value).__name__}")
+    return value
+
+
+def check_value(value: Any, where: str) -> Tensor:
+    """A log_prob/cdf/icdf value: a Tensor, or a Python number made a default-dtype tensor."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, float)):
+        return ember.tensor(float(value))
+    raise TypeError(f"{where}: value must be a Tensor or a number, not {type(value).__name__}")
+
+
+def check_shape(value: Any, name: str, where: str) -> Size:
+    """A batch/sample/event shape as a Size: a Size, tuple or list of ints (torch.Size's rule)."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{where}: {name} must be a tuple of ints, not {type(value).__name__}")
+    for v in value:
+        if isinstance(v, bool) or (not isinstance(v, int) and not hasattr(v, "__index__")):
+            raise TypeError(f"{where}: {name} must be a tuple of ints, got {v!r}")
+    return Size(value)
+
+
+def check_instance(value: Any, kind: type, name: str, where: str) -> Any:
+    """value when it is a ``kind``, else a TypeError naming the argument."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{where}: {name} must be a {kind.__name__}, not {type(value).__name__}")
+    return value
+
+
+# method name -> (the names of the arguments it checks, the check: (value, where) -> value)
+ArgumentChecks = dict[str, tuple[tuple[str, ...], Callable[[Any, str], Any]]]
+
+
+def guard_arguments(cls: type, checks: ArgumentChecks) -> None:
+    """Wraps each method ``cls`` itself defines that ``checks`` names: its leading arguments (by
+    position or by the given names) pass through the check first, so every subclass refuses
+    junk with a TypeError naming it."""
+    for method, (names, check) in checks.items():
+        fn = vars(cls).get(method)
+        if fn is None or getattr(fn, "_ember_guarded", False) or not callable(fn):
+            continue
+
+        def guarded(
+            self: Any,
+            *args: Any,
+            _fn: Any = fn,
+            _check: Any = check,
+            _m: str = method,
+            _names: tuple[str, ...] = names,
+            **kw: Any,
+        ) -> Any:
+            where = f"{type(self).__name__}.{_m}()"
+            n = min(len(args), len(_names))
+            args = (*(_check(a, where) for a in args[:n]), *args[n:])
+            for name in _names[n:]:
+                if name in kw:
+                    kw[name] = _check(kw[name], where)
+            return _fn(self, *args, **kw)
+
+        functools.update_wrapper(guarded, fn)
+        guarded._ember_guarded = True  # type: ignore[attr-defined]
+        setattr(cls, method, guarded)
 
 
 def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
