@@ -66,8 +66,7 @@ void init_loss(nb::module_& m) {
         return wrap(binary_cross_entropy_with_logits(
             tensor_argument(input, op, "input"), tensor_argument(target, op, "target"),
             to_optional_tensor(weight, op, "weight"),
-            to_optional_tensor(pos_weight, op, "pos_weight"),
-            reduction_arg(reduction, op)));
+            to_optional_tensor(pos_weight, op, "pos_weight"), reduction_arg(reduction, op)));
       },
       nb::arg("input").none(), nb::arg("target").none(), nb::arg("weight").none() = nb::none(),
       nb::arg("pos_weight").none() = nb::none(), nb::arg("reduction") = "mean",
@@ -80,8 +79,7 @@ void init_loss(nb::module_& m) {
         return wrap(binary_cross_entropy_with_logits_backward(
             tensor_argument(grad_output, op, "grad_output"), tensor_argument(input, op, "input"),
             tensor_argument(target, op, "target"), to_optional_tensor(weight, op, "weight"),
-            to_optional_tensor(pos_weight, op, "pos_weight"),
-            reduction_arg(reduction, op)));
+            to_optional_tensor(pos_weight, op, "pos_weight"), reduction_arg(reduction, op)));
       },
       nb::arg("grad_output").none(), nb::arg("input").none(), nb::arg("target").none(),
       nb::arg("weight").none() = nb::none(), nb::arg("pos_weight").none() = nb::none(),

@@ -501,8 +501,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
 
 Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad_output, const Tensor& input,
                                                  const Tensor& target, const Tensor& weight,
-                                                 const Tensor& pos_weight,
-                                                 LossReduction red) {
+                                                 const Tensor& pos_weight, LossReduction red) {
   const char* op = "nn_binary_cross_entropy_with_logits_backward";
   const BceInputs in = bce_inputs(input, target, weight, pos_weight, op);
   if (red == LossReduction::None) {

@@ -36,7 +36,6 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
 // Its gradient with respect to input, in one pass: grad_output is 0-d for mean/sum.
 Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad_output, const Tensor& input,
                                                  const Tensor& target, const Tensor& weight,
-                                                 const Tensor& pos_weight,
-                                                 LossReduction reduction);
+                                                 const Tensor& pos_weight, LossReduction reduction);
 
 }  // namespace ember
