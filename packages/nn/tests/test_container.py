@@ -137,3 +137,16 @@ def test_parameter_dict() -> None:
         pd(1)
     pd.clear()
     assert len(pd) == 0
+
+
+def test_module_list_insert_is_list_insert_and_refuses_junk() -> None:
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+    ml.insert(1, nn.Sigmoid())
+    ml.insert(-1, nn.Identity())
+    ml.insert(10, nn.ELU())
+    assert [type(m).__name__ for m in ml] == ["ReLU", "Sigmoid", "Identity", "Tanh", "ELU"]
+    assert list(ml.state_dict()) == [] and list(ml._modules) == ["0", "1", "2", "3", "4"]
+    with pytest.raises(TypeError, match="list is not a Module subclass"):
+        ml.insert(False, [1.0])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ml.insert("a", nn.ReLU())  # type: ignore[arg-type]

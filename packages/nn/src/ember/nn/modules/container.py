@@ -292,10 +292,16 @@ class ModuleList(Module):
         return [k for k in super().__dir__() if not k.isdigit()]
 
     def insert(self, index: int, module: Module) -> None:
-        """Inserts ``module`` before position ``index``."""
-        for i in range(len(self._modules), index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
+        """Inserts ``module`` before position ``index`` (as ``list.insert``: negative counts
+        from the end, past the end appends)."""
+        index = operator.index(index)  # TypeError naming the type for a non-integer
+        if not isinstance(module, Module):
+            raise TypeError(f"ModuleList.insert: {type(module).__name__} is not a Module subclass")
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self._modules[str(i)] = m
 
     def append(self: _L, module: Module) -> _L:
         """Adds ``module`` at the end."""
