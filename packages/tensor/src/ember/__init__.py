@@ -73,6 +73,17 @@ from ember._linalg_legacy import (  # isort: skip
 )
 from ember._vector_ops import dist as dist, inner as inner, isreal as isreal, polar as polar  # isort: skip
 from ember._einsum import einsum as einsum  # type: ignore[assignment]  # isort: skip
+
+# Everyday torch functions composed from native ops (docs/architecture.md, "How to add an op").
+from ember._shape_composites import (  # isort: skip
+    chain_matmul as chain_matmul,
+    is_neg as is_neg,
+    ravel as ravel,
+    resolve_neg as resolve_neg,
+    row_stack as row_stack,
+)
+from ember._float_parts import frexp as frexp, ldexp as ldexp, logit as logit  # isort: skip
+from ember._blas_composites import addbmm as addbmm, addr as addr  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.

@@ -307,6 +307,80 @@ class Tensor(TensorCompat, _C.TensorBase):
         """See :func:`ember.isreal`."""
         return _vector_ops.isreal(self)
 
+    # Methods of the Python composites (ember/_shape_composites.py, _float_parts.py,
+    # _blas_composites.py); imported on call because those modules import ember.special.
+    def ravel(self) -> Tensor:
+        """See :func:`ember.ravel`."""
+        from ember._shape_composites import ravel
+
+        return ravel(self)
+
+    def is_neg(self) -> bool:
+        """See :func:`ember.is_neg`."""
+        return False
+
+    def resolve_neg(self) -> Tensor:
+        """See :func:`ember.resolve_neg`."""
+        return self
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        """See :func:`ember.logit`."""
+        from ember._float_parts import logit
+
+        return logit(self, eps)
+
+    def logit_(self, eps: float | None = None) -> Tensor:
+        """In-place :func:`ember.logit`."""
+        from ember._float_parts import logit_
+
+        return logit_(self, eps)
+
+    def ldexp(self, other: Tensor) -> Tensor:
+        """See :func:`ember.ldexp`."""
+        from ember._float_parts import ldexp
+
+        return ldexp(self, other)
+
+    def ldexp_(self, other: Tensor) -> Tensor:
+        """In-place :func:`ember.ldexp`."""
+        from ember._float_parts import ldexp_
+
+        return ldexp_(self, other)
+
+    def frexp(self) -> tuple[Tensor, Tensor]:
+        """See :func:`ember.frexp`."""
+        from ember._float_parts import frexp
+
+        return frexp(self)
+
+    def addr(self, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+        """See :func:`ember.addr`."""
+        from ember._blas_composites import addr
+
+        return addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+        """In-place :func:`ember.addr`."""
+        from ember._blas_composites import addr_
+
+        return addr_(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(
+        self, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1
+    ) -> Tensor:
+        """See :func:`ember.addbmm`."""
+        from ember._blas_composites import addbmm
+
+        return addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addbmm_(
+        self, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1
+    ) -> Tensor:
+        """In-place :func:`ember.addbmm`."""
+        from ember._blas_composites import addbmm_
+
+        return addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
 
 def _numpy_operand(other: Any) -> Any:
     """A numpy array as a tensor, a numpy scalar as a Python number; None for anything else."""

@@ -1,0 +1,89 @@
+"""Shape functions torch has beside its native ops: ``ravel``, ``row_stack``, ``resolve_neg``,
+``is_neg`` and ``chain_matmul``, composed from ember's native ops (autograd records the ops they
+call, so they need no derivative rule of their own)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any, cast
+
+from ember._linalg_composite import multi_dot
+from ember._linalg_helpers import N, check_tensor
+from ember._linalg_helpers import out as write_out
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ember._tensor import Tensor
+
+__all__ = ["chain_matmul", "is_neg", "ravel", "resolve_neg", "row_stack"]
+
+
+def ravel(input: Tensor) -> Tensor:
+    """The elements as one contiguous 1-D tensor: a view of a contiguous input, else a copy.
+
+    Example:
+        >>> ember.ravel(ember.tensor([[1, 2], [3, 4]]))
+        tensor([1, 2, 3, 4])
+    """
+    x: Any = check_tensor(input, "ravel", "input")
+    # torch's definition (contiguous().view(-1)): a strided 1-D input is copied, not viewed.
+    return cast("Tensor", x.contiguous().view(-1))
+
+
+def row_stack(tensors: tuple[Tensor, ...] | list[Tensor], *, out: Tensor | None = None) -> Tensor:
+    """Alias of :func:`ember.vstack`: joins tensors along dim 0 after making each at least 2-d.
+
+    Example:
+        >>> ember.row_stack([ember.tensor([1, 2]), ember.tensor([3, 4])]).tolist()
+        [[1, 2], [3, 4]]
+    """
+    return cast("Tensor", N.vstack(tensors, out=out))
+
+
+def is_neg(input: Tensor) -> bool:
+    """Whether ``input`` is a lazy negative view: always False (ember never makes them).
+
+    Example:
+        >>> ember.is_neg(ember.tensor([1.0]))
+        False
+    """
+    check_tensor(input, "is_neg", "input")
+    return False
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself: ember has no negative views, so there is no negation to materialize.
+
+    Example:
+        >>> x = ember.tensor([1.0])
+        >>> ember.resolve_neg(x) is x
+        True
+    """
+    return cast("Tensor", check_tensor(input, "resolve_neg", "input"))
+
+
+def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
+    """The product of N 2-D matrices in the cheapest order (deprecated: linalg.multi_dot).
+
+    Example:
+        >>> ember.chain_matmul(ember.ones(2, 3), ember.ones(3, 4), ember.ones(4, 1)).tolist()
+        [[12.0], [12.0]]
+    """
+    op = "chain_matmul"
+    warnings.warn(
+        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+        "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+        "multiple parameters.",
+        UserWarning,
+        stacklevel=2,
+    )
+    if not matrices:
+        raise RuntimeError(f"[{op}] Expected one or more matrices")
+    checked: Sequence[Any] = [check_tensor(m, op, f"matrices[{i}]") for i, m in enumerate(matrices)]
+    for m in checked:
+        if m.dim() != 2:
+            raise RuntimeError(f"[{op}] Tensor dimension is {m.dim()}, expected 2 instead.")
+    # One matrix is copied (as torch); multi_dot orders a chain by its matrix-chain cost.
+    result = checked[0].clone() if len(checked) == 1 else multi_dot(list(checked))
+    return cast("Tensor", write_out(result, out, op))
