@@ -71,6 +71,23 @@ def test_addr_and_addbmm() -> None:
     assert gradcheck(lambda c, x, y: (c * 1).addbmm_(x, y), (m, b1, b2))
 
 
+def test_view_scatters() -> None:
+    x = leaf(3, 4, seed=14)
+    assert gradcheck(lambda a, s: ember.select_scatter(a, s, 1, -1), (x, leaf(3, seed=15)))
+    assert gradcheck(
+        lambda a, s: ember.slice_scatter(a, s, 1, 1, None, 2), (x, leaf(3, 2, seed=16))
+    )
+    assert gradcheck(lambda a, s: a.diagonal_scatter(s, 1), (x, leaf(3, seed=17)))
+
+
+def test_trapezoid_family_and_vander() -> None:
+    y, x = leaf(2, 5, seed=18), leaf(5, seed=19)
+    assert gradcheck(ember.trapezoid, (y, x))
+    assert gradcheck(lambda t: ember.trapz(t, dx=0.5, dim=0), (y,))
+    assert gradcheck(ember.cumulative_trapezoid, (y, x))
+    assert gradcheck(lambda t: ember.vander(t, 4, increasing=True), (leaf(3, seed=20),))
+
+
 def test_against_torch_gradients() -> None:
     torch = pytest.importorskip("torch")
     p = np.array([0.05, 0.3, 0.6, 0.99])

@@ -120,3 +120,61 @@ def test_against_torch() -> None:
             torch.chain_matmul(*[torch.tensor(m) for m in mats]).numpy(),
         )
     assert torch.tensor([1.0]).is_neg() == ember.tensor([1.0]).is_neg()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data())
+def test_unravel_index_matches_numpy(shape: list[int], data: st.DataObject) -> None:
+    size = int(np.prod(shape))
+    flat = data.draw(st.lists(st.integers(0, size - 1), min_size=0, max_size=6))
+    result = ember.unravel_index(ember.tensor(flat, dtype=ember.int64), tuple(shape))
+    expected = np.unravel_index(np.array(flat, dtype=np.int64), shape)
+    assert len(result) == len(shape)
+    for r, e in zip(result, expected, strict=True):
+        assert r.dtype == ember.int64 and r.tolist() == e.tolist()
+
+
+def test_unravel_index_wraps_and_bad_input() -> None:
+    # torch wraps out-of-range indices (floor modulo), -1 included.
+    rows, cols = ember.unravel_index(ember.tensor([-1, 12]), (3, 4))
+    assert rows.tolist() == [2, 0] and cols.tolist() == [3, 0]
+    (only,) = ember.unravel_index(ember.tensor(5, dtype=ember.int32), 6)
+    assert only.tolist() == 5 and only.dtype == ember.int64
+    assert ember.unravel_index(ember.tensor(0), ()) == ()
+    with pytest.raises(TypeError, match=r"\[unravel_index\] expected 'indices' to be integer"):
+        ember.unravel_index(ember.tensor([1.0]), (3, 4))
+    with pytest.raises(ValueError, match=r"\[unravel_index\] 'shape' cannot have negative"):
+        ember.unravel_index(ember.tensor(5), (3, -4))
+    with pytest.raises(TypeError, match=r"\[unravel_index\]"):
+        ember.unravel_index(5, (3, 4))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("increasing", [False, True])
+@pytest.mark.parametrize("n", [None, 0, 1, 4])
+def test_vander_matches_numpy(n: int | None, increasing: bool) -> None:
+    for values in ([1, 2, 3], [0.5, -2.0, 3.0]):
+        a = np.array(values)
+        result = ember.vander(ember.tensor(a), N=n, increasing=increasing)
+        np.testing.assert_allclose(result.numpy(), np.vander(a, n, increasing))
+    assert ember.vander(ember.tensor([1, 2], dtype=ember.int8)).dtype == ember.int64
+    assert ember.vander(ember.tensor([True, False])).dtype == ember.int64
+
+
+def test_vander_bad_input() -> None:
+    with pytest.raises(RuntimeError, match=r"\[vander\] x must be a one-dimensional tensor"):
+        ember.vander(ember.ones(2, 2))
+    with pytest.raises(RuntimeError, match=r"\[vander\] N must be non-negative"):
+        ember.vander(ember.ones(2), N=-1)
+    with pytest.raises(TypeError, match=r"\[vander\] argument 'N' must be int"):
+        ember.vander(ember.ones(2), N=1.5)  # type: ignore[arg-type]
+
+
+def test_unravel_vander_against_torch() -> None:
+    torch = pytest.importorskip("torch")
+    got = ember.unravel_index(ember.tensor([5, 11, -1, 30]), (3, 4))
+    want = torch.unravel_index(torch.tensor([5, 11, -1, 30]), (3, 4))
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    assert (
+        ember.vander(ember.tensor([1, 2, 3]), 4).tolist()
+        == torch.vander(torch.tensor([1, 2, 3]), 4).tolist()
+    )

@@ -81,9 +81,21 @@ from ember._shape_composites import (  # isort: skip
     ravel as ravel,
     resolve_neg as resolve_neg,
     row_stack as row_stack,
+    unravel_index as unravel_index,
+    vander as vander,
 )
 from ember._float_parts import frexp as frexp, ldexp as ldexp, logit as logit  # isort: skip
 from ember._blas_composites import addbmm as addbmm, addr as addr  # isort: skip
+from ember._view_scatter import (  # isort: skip
+    diagonal_scatter as diagonal_scatter,
+    select_scatter as select_scatter,
+    slice_scatter as slice_scatter,
+)
+from ember._integrate import (  # isort: skip
+    cumulative_trapezoid as cumulative_trapezoid,
+    trapezoid as trapezoid,
+    trapz as trapz,
+)
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.

@@ -1,6 +1,6 @@
 """Shape functions torch has beside its native ops: ``ravel``, ``row_stack``, ``resolve_neg``,
-``is_neg`` and ``chain_matmul``, composed from ember's native ops (autograd records the ops they
-call, so they need no derivative rule of their own)."""
+``is_neg``, ``chain_matmul``, ``unravel_index`` and ``vander``, composed from ember's native ops
+(autograd records the ops they call, so they need no derivative rule of their own)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,22 @@ from typing import TYPE_CHECKING, Any, cast
 from ember._linalg_composite import multi_dot
 from ember._linalg_helpers import N, check_tensor
 from ember._linalg_helpers import out as write_out
+from ember_core import _C
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ember._tensor import Tensor
 
-__all__ = ["chain_matmul", "is_neg", "ravel", "resolve_neg", "row_stack"]
+__all__ = [
+    "chain_matmul",
+    "is_neg",
+    "ravel",
+    "resolve_neg",
+    "row_stack",
+    "unravel_index",
+    "vander",
+]
 
 
 def ravel(input: Tensor) -> Tensor:
@@ -87,3 +96,61 @@ def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     # One matrix is copied (as torch); multi_dot orders a chain by its matrix-chain cost.
     result = checked[0].clone() if len(checked) == 1 else multi_dot(list(checked))
     return cast("Tensor", write_out(result, out, op))
+
+
+def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, ...]:
+    """The coordinates in a tensor of ``shape`` of flat (row-major) ``indices``, one int64
+    tensor per dim; indices wrap around modulo the size, as torch's.
+
+    Example:
+        >>> ember.unravel_index(ember.tensor([5, 11]), (3, 4))
+        (tensor([1, 2]), tensor([1, 3]))
+    """
+    op = "unravel_index"
+    flat: Any = check_tensor(indices, op, "indices")
+    if flat.is_floating_point() or flat.is_complex() or flat.dtype == N.bool:
+        raise TypeError(f"[{op}] expected 'indices' to be integer dtype, but got {flat.dtype}")
+    sizes = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in sizes):
+        raise TypeError(f"[{op}] expected 'shape' to be int or sequence of ints, got {shape!r}")
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"[{op}] 'shape' cannot have negative values, but got {tuple(sizes)}")
+    if 0 in sizes:
+        raise RuntimeError(f"[{op}] 'shape' cannot have a zero size, but got {tuple(sizes)}")
+    rest = flat.to(N.int64)
+    coords = []
+    for size in reversed(sizes):
+        coords.append(N.remainder(rest, size))  # floor semantics: -1 is the last coordinate
+        rest = N.div(rest, size, rounding_mode="floor")
+    return tuple(reversed(coords))
+
+
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of a 1-D ``x``: columns ``x ** (N-1), ..., x, 1`` (reversed when
+    ``increasing``); integer and bool inputs give int64.
+
+    Example:
+        >>> ember.vander(ember.tensor([1, 2, 3]), N=3)
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+    """
+    op = "vander"
+    t: Any = check_tensor(x, op, "x")
+    if t.dim() != 1:
+        raise RuntimeError(f"[{op}] x must be a one-dimensional tensor.")
+    columns = t.shape[0] if N is None else N
+    if isinstance(columns, bool) or not isinstance(columns, int):
+        raise TypeError(f"[{op}] argument 'N' must be int, not {type(columns).__name__}")
+    if columns < 0:
+        raise RuntimeError(f"[{op}] N must be non-negative.")
+    if not (t.is_floating_point() or t.is_complex()):
+        t = t.to(_C.int64)
+    ones = _C.ones((t.shape[0], min(columns, 1)), dtype=t.dtype)
+    if columns <= 1:
+        result = ones
+    else:
+        # Running products, as torch: x**k by k - 1 multiplications, exact for integers.
+        powers = t.unsqueeze(1).expand(t.shape[0], columns - 1).cumprod(1)
+        result = _C.cat([ones, powers], 1)
+    return cast("Tensor", result if increasing else result.flip(1))

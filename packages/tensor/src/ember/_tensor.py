@@ -308,7 +308,8 @@ class Tensor(TensorCompat, _C.TensorBase):
         return _vector_ops.isreal(self)
 
     # Methods of the Python composites (ember/_shape_composites.py, _float_parts.py,
-    # _blas_composites.py); imported on call because those modules import ember.special.
+    # _blas_composites.py, _view_scatter.py); imported on call: _float_parts imports
+    # ember.special, which needs this module.
     def ravel(self) -> Tensor:
         """See :func:`ember.ravel`."""
         from ember._shape_composites import ravel
@@ -380,6 +381,33 @@ class Tensor(TensorCompat, _C.TensorBase):
         from ember._blas_composites import addbmm_
 
         return addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def select_scatter(self, src: Tensor, dim: int, index: int) -> Tensor:
+        """See :func:`ember.select_scatter`."""
+        from ember._view_scatter import select_scatter
+
+        return select_scatter(self, src, dim, index)
+
+    def slice_scatter(
+        self,
+        src: Tensor,
+        dim: int = 0,
+        start: int | None = None,
+        end: int | None = None,
+        step: int = 1,
+    ) -> Tensor:
+        """See :func:`ember.slice_scatter`."""
+        from ember._view_scatter import slice_scatter
+
+        return slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(
+        self, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
+    ) -> Tensor:
+        """See :func:`ember.diagonal_scatter`."""
+        from ember._view_scatter import diagonal_scatter
+
+        return diagonal_scatter(self, src, offset, dim1, dim2)
 
 
 def _numpy_operand(other: Any) -> Any:
