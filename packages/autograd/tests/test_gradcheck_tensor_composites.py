@@ -88,6 +88,12 @@ def test_trapezoid_family_and_vander() -> None:
     assert gradcheck(lambda t: ember.vander(t, 4, increasing=True), (leaf(3, seed=20),))
 
 
+def test_renorm() -> None:
+    x = leaf(3, 4, seed=21, low=-2.0, high=2.0)
+    assert gradcheck(lambda t: ember.renorm(t, 2, 0, 1.0), (x,))
+    assert gradcheck(lambda t: (t * 1).renorm_(1, 1, 1.5), (x,))
+
+
 def test_against_torch_gradients() -> None:
     torch = pytest.importorskip("torch")
     p = np.array([0.05, 0.3, 0.6, 0.99])
@@ -103,3 +109,10 @@ def test_against_torch_gradients() -> None:
     torch.frexp(t).mantissa.sum().backward()
     assert x.grad is not None and t.grad is not None
     np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+    a = np.random.default_rng(3).standard_normal((3, 4)) * 2
+    x = ember.tensor(a, requires_grad=True)
+    t = torch.tensor(a, requires_grad=True)
+    ember.renorm(x, 2, 0, 1.0).sum().backward()
+    torch.renorm(t, 2, 0, 1.0).sum().backward()
+    assert x.grad is not None and t.grad is not None
+    np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-10)

@@ -3,11 +3,12 @@ rule and closed forms, and against torch 2.13 when it is importable."""
 
 from __future__ import annotations
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import ember
 
 
 def _np_trapezoid(y: np.ndarray, x: np.ndarray | None, dx: float, axis: int) -> np.ndarray:

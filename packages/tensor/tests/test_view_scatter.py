@@ -3,11 +3,12 @@ assignment into a copy, and against torch 2.13 when it is importable."""
 
 from __future__ import annotations
 
-import ember
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import ember
 
 
 @settings(max_examples=25, deadline=None)

@@ -96,6 +96,7 @@ from ember._integrate import (  # isort: skip
     trapezoid as trapezoid,
     trapz as trapz,
 )
+from ember._renorm import renorm as renorm  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.
@@ -116,6 +117,9 @@ if TYPE_CHECKING:
     from ember.amp import autocast as autocast
     from ember.amp import get_autocast_dtype as get_autocast_dtype
     from ember.amp import is_autocast_enabled as is_autocast_enabled
+    from ember.nn.functional import cosine_similarity as cosine_similarity
+    from ember.nn.functional import pairwise_distance as pairwise_distance
+    from ember.nn.functional import pdist as pdist
 
 
 def _load_autograd() -> None:
@@ -137,6 +141,8 @@ _load_autograd()
 # ember` stays fast). A missing distribution fails with the _missing finder's message.
 _LAZY_MODULES = ("nn", "optim", "amp", "multiprocessing", "distributions", "utils")
 _AUTOCAST_NAMES = ("autocast", "is_autocast_enabled", "get_autocast_dtype")
+# torch's top-level names for nn.functional's distances (the same functions, as in torch).
+_NN_FUNCTIONAL_NAMES = ("cosine_similarity", "pairwise_distance", "pdist")
 
 
 def __getattr__(name: str) -> object:
@@ -144,4 +150,6 @@ def __getattr__(name: str) -> object:
         return importlib.import_module("ember." + name)
     if name in _AUTOCAST_NAMES:
         return getattr(importlib.import_module("ember.amp"), name)
+    if name in _NN_FUNCTIONAL_NAMES:
+        return getattr(importlib.import_module("ember.nn.functional"), name)
     raise AttributeError(f"module 'ember' has no attribute {name!r}")

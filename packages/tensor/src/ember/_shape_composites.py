@@ -146,10 +146,9 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
         raise RuntimeError(f"[{op}] N must be non-negative.")
     if not (t.is_floating_point() or t.is_complex()):
         t = t.to(_C.int64)
-    ones = _C.ones((t.shape[0], min(columns, 1)), dtype=t.dtype)
-    if columns <= 1:
-        result = ones
-    else:
+    ones: Any = _C.ones((t.shape[0], min(columns, 1)), dtype=t.dtype)
+    result = ones
+    if columns > 1:
         # Running products, as torch: x**k by k - 1 multiplications, exact for integers.
         powers = t.unsqueeze(1).expand(t.shape[0], columns - 1).cumprod(1)
         result = _C.cat([ones, powers], 1)

@@ -382,6 +382,18 @@ class Tensor(TensorCompat, _C.TensorBase):
 
         return addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    def renorm(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """See :func:`ember.renorm`."""
+        from ember._renorm import renorm
+
+        return renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """In-place :func:`ember.renorm`."""
+        from ember._renorm import renorm_
+
+        return renorm_(self, p, dim, maxnorm)
+
     def select_scatter(self, src: Tensor, dim: int, index: int) -> Tensor:
         """See :func:`ember.select_scatter`."""
         from ember._view_scatter import select_scatter
