@@ -160,6 +160,38 @@ def test_frexp_out_and_bad_input() -> None:
         ember.frexp([1.0])  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("dtype", [ember.float16, ember.float32, ember.float64])
+def test_nextafter_edges_match_numpy(dtype: ember.dtype) -> None:
+    info = np.finfo(NP[dtype])
+    a = np.array([0.0, -0.0, 0.0, 1.0, 1.0, -1.0, info.max, np.nan, 2.0, info.smallest_subnormal])
+    b = np.array([1.0, -1.0, -1.0, 2.0, 0.0, -np.inf, np.inf, 1.0, 2.0, 0.0])
+    a, b = a.astype(NP[dtype]), b.astype(NP[dtype])
+    result = ember.nextafter(ember.tensor(a), ember.tensor(b))
+    with np.errstate(over="ignore"):
+        expected = np.nextafter(a, b)
+    np.testing.assert_array_equal(result.numpy(), expected)
+    assert np.array_equal(np.signbit(result.numpy()), np.signbit(expected))
+
+
+def test_nextafter_bfloat16_and_bad_input() -> None:
+    x = ember.tensor([1.0, 1.0, 0.0, -2.0], dtype=ember.bfloat16)
+    y = ember.tensor([2.0, 0.0, -1.0, -3.0], dtype=ember.bfloat16)
+    # bfloat16 has 7 mantissa bits: 1 + 2**-7 above 1, 1 - 2**-8 below, 2**-133 from 0.
+    assert ember.nextafter(x, y).float().tolist() == [
+        1 + 2**-7,
+        1 - 2**-8,
+        -(2.0**-133),
+        -2 - 2**-6,
+    ]
+    assert x.nextafter(y).float().tolist() == ember.nextafter(x, y).float().tolist()
+    z = x.clone()
+    assert z.nextafter_(y) is z and z.float().tolist() == ember.nextafter(x, y).float().tolist()
+    with pytest.raises(NotImplementedError, match=r"\[nextafter\]"):
+        ember.nextafter(ember.tensor([1]), ember.tensor([2]))
+    with pytest.raises(TypeError):
+        ember.nextafter(ember.tensor([1.0]), "2")  # type: ignore[arg-type]
+
+
 def test_against_torch() -> None:
     torch = pytest.importorskip("torch")
     a = np.array([1e-40, 3e-45, -1e-39, 0.3, -7.0, 0.0, np.inf], dtype=np.float32)
@@ -177,3 +209,15 @@ def test_against_torch() -> None:
         ember.ldexp(ember.tensor([1.0, 3.0]), ember.tensor([3, -1])).numpy(),
         torch.ldexp(torch.tensor([1.0, 3.0]), torch.tensor([3, -1])).numpy(),
     )
+    values = [0.0, -0.0, 1.0, -1.0, 65504.0, float("nan"), 3.0]
+    targets = [-1.0, 1.0, 2.0, float("-inf"), float("inf"), 0.0, 3.0]
+    for dtype in ("float16", "bfloat16", "float32", "float64"):
+        t = torch.nextafter(
+            torch.tensor(values).to(getattr(torch, dtype)),
+            torch.tensor(targets).to(getattr(torch, dtype)),
+        )
+        e = ember.nextafter(
+            ember.tensor(values).to(getattr(ember, dtype)),
+            ember.tensor(targets).to(getattr(ember, dtype)),
+        )
+        np.testing.assert_array_equal(e.double().numpy(), t.double().numpy())

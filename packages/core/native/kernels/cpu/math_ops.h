@@ -636,6 +636,15 @@ C operator()(C a, C b) const {
 }
 }
 ;
+// float and double only: in the float compute type of float16/bfloat16 the next float rounds
+// back to the input, so those dtypes step their bits instead (nextafter16_loop, binary.cpp).
+EMBER_FUNCTOR(Nextafter)
+template <typename C>
+C operator()(C a, C b) const {
+  return std::nextafter(a, b);
+}
+}
+;
 // lerp(start, end, weight) with the weight in f0; torch's formula keeps lerp(a, b, 1) == b.
 template <typename C>
 inline C lerp_value(C a, C b, C w) {
