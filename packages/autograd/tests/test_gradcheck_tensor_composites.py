@@ -94,6 +94,13 @@ def test_renorm() -> None:
     assert gradcheck(lambda t: (t * 1).renorm_(1, 1, 1.5), (x,))
 
 
+def test_gradient() -> None:
+    y = leaf(4, 5, seed=22)
+    coords = ember.tensor([0.0, 1.0, 3.0, 4.0, 7.0], dtype=F64)
+    assert gradcheck(lambda t: ember.gradient(t, edge_order=2), (y,))
+    assert gradcheck(lambda t: ember.gradient(t, spacing=[coords], dim=1), (y,))
+
+
 def test_against_torch_gradients() -> None:
     torch = pytest.importorskip("torch")
     p = np.array([0.05, 0.3, 0.6, 0.99])

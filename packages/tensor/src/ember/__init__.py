@@ -97,6 +97,7 @@ from ember._integrate import (  # isort: skip
     trapz as trapz,
 )
 from ember._renorm import renorm as renorm  # isort: skip
+from ember._gradient import gradient as gradient  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.
