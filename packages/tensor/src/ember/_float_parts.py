@@ -106,15 +106,20 @@ def _ldexp(x: Any, e: Any, dtype: Any) -> Any:
     """x * 2**e in ``dtype``: exact (one rounding) for integer exponents, as torch's kernel."""
     if e.is_floating_point():
         return (x * N.pow(2.0, e)).to(dtype)  # torch's float-exponent definition, overflow included
+    wide = x.to(N.float64)
     if dtype != N.float64:
         # Products of a narrower float and 2**e (|e| <= 1100 decides every such result) are exact
-        # in float64: the one rounding is the cast.
-        return (x.to(N.float64) * N.pow(2.0, e.clamp(-1100, 1100).to(N.float64))).to(dtype)
+        # in float64: the one rounding is the cast. Two factors keep each 2**k a normal double.
+        clamped = e.clamp(-1100, 1100).to(N.int64)
+        half = N.div(clamped, 2, rounding_mode="floor")
+        scaled = wide * _power_of_two(half, N.float64) * _power_of_two(clamped - half, N.float64)
+        return scaled.to(dtype)
     # float64: 2**e itself can overflow while x * 2**e does not, so scale by three exact thirds.
-    clamped = e.clamp(-2200, 2200).to(N.float64)
-    third = (clamped / 3).trunc()
-    last = clamped - 2 * third
-    return x.to(N.float64) * N.pow(2.0, third) * N.pow(2.0, third) * N.pow(2.0, last)
+    clamped = e.clamp(-2200, 2200).to(N.int64)
+    third = N.div(clamped, 3, rounding_mode="trunc")
+    last = _power_of_two(clamped - 2 * third, N.float64)
+    step = _power_of_two(third, N.float64)
+    return wide * step * step * last
 
 
 def _ldexp_dtype(x: Any, e: Any) -> Any:
