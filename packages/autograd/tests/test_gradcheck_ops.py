@@ -151,6 +151,7 @@ _BINARY = {
     "float_power": [S(pos(2, 3), r(2, 3)), S(pos(3), 2.5)],
     "atan2": [S(away(2, 3), away(2, 3))],
     "hypot": [S(away(2, 3), away(3))],
+    "nextafter": [S(distinct(2, 3), distinct(2, 3)), S(r(3), r(2, 1), inplace=False)],
     "maximum": [S(distinct(2, 3), distinct(2, 3))],
     "minimum": [S(distinct(2, 3), distinct(2, 3))],
     "fmax": [S(distinct(2, 3), distinct(2, 3))],

@@ -1049,6 +1049,20 @@ OPS = [
         example=(">>> ember.ne(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, True]"),
     ),
     Op(
+        "nextafter",
+        function="(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor",
+        method="(other: Tensor) -> Tensor",
+        inplace="(other: Tensor) -> Tensor",
+        dtypes="float",
+        grad="rule",
+        doc="The next representable value after input towards other (other itself if equal).",
+        example=(
+            ">>> x = ember.nextafter(ember.tensor([1.0]), ember.tensor([2.0]))\n"
+            ">>> (x - 1).item() == ember.finfo(ember.float32).eps\n"
+            "True"
+        ),
+    ),
+    Op(
         "neg",
         function="(input: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="() -> Tensor",

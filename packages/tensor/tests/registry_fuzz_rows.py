@@ -1097,6 +1097,16 @@ FUZZ_ROWS = [
     ("Tensor.ne", (("other", "pos", "Number | Tensor", True),)),
     ("Tensor.ne_", (("other", "pos", "Number | Tensor", True),)),
     ("Tensor.__ne__", (("other", "pos", "Tensor | Number", True),)),
+    (
+        "nextafter",
+        (
+            ("input", "pos", "Tensor", True),
+            ("other", "pos", "Tensor", True),
+            ("out", "kw", "Tensor | None", False),
+        ),
+    ),
+    ("Tensor.nextafter", (("other", "pos", "Tensor", True),)),
+    ("Tensor.nextafter_", (("other", "pos", "Tensor", True),)),
     ("neg", (("input", "pos", "Tensor", True), ("out", "kw", "Tensor | None", False))),
     ("Tensor.neg", ()),
     ("Tensor.neg_", ()),

@@ -286,6 +286,7 @@ DTYPE_ROWS = [
         2,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
     ),
+    ("nextafter", 2, "float16 bfloat16 float32 float64"),
     (
         "neg",
         1,
@@ -880,6 +881,10 @@ EXAMPLES = [
         ">>> x = ember.tensor([float('nan'), float('inf'), 1.0])\n>>> ember.nan_to_num(x, posinf=9.0).tolist()\n[0.0, 9.0, 1.0]",
     ),
     ("ne", ">>> ember.ne(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, True]"),
+    (
+        "nextafter",
+        ">>> x = ember.nextafter(ember.tensor([1.0]), ember.tensor([2.0]))\n>>> (x - 1).item() == ember.finfo(ember.float32).eps\nTrue",
+    ),
     ("neg", ">>> ember.neg(ember.tensor([1, -2])).tolist()\n[-1, 2]"),
     ("negative", ">>> ember.negative(ember.tensor([1.5, -2.0])).tolist()\n[-1.5, 2.0]"),
     ("not_equal", ">>> ember.not_equal(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, True]"),

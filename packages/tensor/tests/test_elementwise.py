@@ -51,6 +51,8 @@ class Op:
     rhs_int_domain: tuple[int, int] | None = None
     in_place: bool = True
     method: bool = True
+    # The reference runs in the op's own dtype, not float64 (nextafter's value depends on it).
+    own_dtype: bool = False
 
 
 def _sign(x: Array) -> Array:
@@ -175,6 +177,9 @@ BINARY = [
     Op("bitwise_right_shift", np.right_shift, 2, dtypes=INT_DTYPES, rhs_int_domain=(0, 3)),
     Op("copysign", np.copysign, 2, result="float"),
     Op("hypot", np.hypot, 2, dtypes=FLOAT_DTYPES),
+    # bfloat16 is checked against float32's answer here (within its tolerance), exactly in
+    # test_float_parts.py.
+    Op("nextafter", np.nextafter, 2, dtypes=FLOAT_DTYPES, own_dtype=True),
     Op("xlogy", _xlogy, 2, result="float", rhs_domain=POSITIVE, rhs_int_domain=(1, 9)),
     Op("eq", np.equal, 2, result="bool", int_domain=(-2, 2)),
     Op("ne", np.not_equal, 2, result="bool", int_domain=(-2, 2)),
@@ -253,12 +258,14 @@ def result_dtype(op: Op, dtypes: list[ember.dtype], tensors: list[ember.Tensor])
 def reference(op: Op, arrays: list[Array], out_dtype: ember.dtype) -> Array:
     """NumPy's answer in float64 for float results, in the exact integer dtype otherwise."""
     with np.errstate(all="ignore"):
-        if out_dtype.is_floating_point:
+        if out_dtype.is_floating_point and op.own_dtype:
+            expected = op.ref(*(a.astype(np_dtype(out_dtype)) for a in arrays))
+        elif out_dtype.is_floating_point:
             expected = op.ref(*(a.astype(np.float64) for a in arrays))
         elif op.result == "bool":
             expected = op.ref(*arrays)
         else:
-            expected = op.ref(*(a.astype(NUMPY_DTYPES[out_dtype]) for a in arrays))
+            expected = op.ref(*(a.astype(np_dtype(out_dtype)) for a in arrays))
     return np.asarray(expected)
 
 

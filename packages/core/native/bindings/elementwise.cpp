@@ -241,6 +241,7 @@ constexpr BinaryEntry kBinary[] = {
     {"logaddexp2", BinaryOp::Logaddexp2, false},
     {"gcd", BinaryOp::Gcd},
     {"lcm", BinaryOp::Lcm},
+    {"nextafter", BinaryOp::Nextafter},
 };
 
 constexpr CompareEntry kCompare[] = {

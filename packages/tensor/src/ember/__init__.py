@@ -73,6 +73,31 @@ from ember._linalg_legacy import (  # isort: skip
 )
 from ember._vector_ops import dist as dist, inner as inner, isreal as isreal, polar as polar  # isort: skip
 from ember._einsum import einsum as einsum  # type: ignore[assignment]  # isort: skip
+
+# Everyday torch functions composed from native ops (docs/architecture.md, "How to add an op").
+from ember._shape_composites import (  # isort: skip
+    chain_matmul as chain_matmul,
+    is_neg as is_neg,
+    ravel as ravel,
+    resolve_neg as resolve_neg,
+    row_stack as row_stack,
+    unravel_index as unravel_index,
+    vander as vander,
+)
+from ember._float_parts import frexp as frexp, ldexp as ldexp, logit as logit  # isort: skip
+from ember._blas_composites import addbmm as addbmm, addr as addr  # isort: skip
+from ember._view_scatter import (  # isort: skip
+    diagonal_scatter as diagonal_scatter,
+    select_scatter as select_scatter,
+    slice_scatter as slice_scatter,
+)
+from ember._integrate import (  # isort: skip
+    cumulative_trapezoid as cumulative_trapezoid,
+    trapezoid as trapezoid,
+    trapz as trapz,
+)
+from ember._renorm import renorm as renorm  # isort: skip
+from ember._gradient import gradient as gradient  # isort: skip
 from ember import _missing  # isort: skip
 
 # torch's namespace around the ops (issue 12): constants, legacy types, memory formats, flags.
@@ -93,6 +118,9 @@ if TYPE_CHECKING:
     from ember.amp import autocast as autocast
     from ember.amp import get_autocast_dtype as get_autocast_dtype
     from ember.amp import is_autocast_enabled as is_autocast_enabled
+    from ember.nn.functional import cosine_similarity as cosine_similarity
+    from ember.nn.functional import pairwise_distance as pairwise_distance
+    from ember.nn.functional import pdist as pdist
 
 
 def _load_autograd() -> None:
@@ -114,6 +142,8 @@ _load_autograd()
 # ember` stays fast). A missing distribution fails with the _missing finder's message.
 _LAZY_MODULES = ("nn", "optim", "amp", "multiprocessing", "distributions", "utils")
 _AUTOCAST_NAMES = ("autocast", "is_autocast_enabled", "get_autocast_dtype")
+# torch's top-level names for nn.functional's distances (the same functions, as in torch).
+_NN_FUNCTIONAL_NAMES = ("cosine_similarity", "pairwise_distance", "pdist")
 
 
 def __getattr__(name: str) -> object:
@@ -121,4 +151,6 @@ def __getattr__(name: str) -> object:
         return importlib.import_module("ember." + name)
     if name in _AUTOCAST_NAMES:
         return getattr(importlib.import_module("ember.amp"), name)
+    if name in _NN_FUNCTIONAL_NAMES:
+        return getattr(importlib.import_module("ember.nn.functional"), name)
     raise AttributeError(f"module 'ember' has no attribute {name!r}")

@@ -320,6 +320,120 @@ class Tensor(TensorCompat, _C.TensorBase):
         """See :func:`ember.isreal`."""
         return _vector_ops.isreal(self)
 
+    # Methods of the Python composites (ember/_shape_composites.py, _float_parts.py,
+    # _blas_composites.py, _view_scatter.py); imported on call: _float_parts imports
+    # ember.special, which needs this module.
+    def ravel(self) -> Tensor:
+        """See :func:`ember.ravel`."""
+        from ember._shape_composites import ravel
+
+        return ravel(self)
+
+    def is_neg(self) -> bool:
+        """See :func:`ember.is_neg`."""
+        return False
+
+    def resolve_neg(self) -> Tensor:
+        """See :func:`ember.resolve_neg`."""
+        return self
+
+    def logit(self, eps: float | None = None) -> Tensor:
+        """See :func:`ember.logit`."""
+        from ember._float_parts import logit
+
+        return logit(self, eps)
+
+    def logit_(self, eps: float | None = None) -> Tensor:
+        """In-place :func:`ember.logit`."""
+        from ember._float_parts import logit_
+
+        return logit_(self, eps)
+
+    def ldexp(self, other: Tensor) -> Tensor:
+        """See :func:`ember.ldexp`."""
+        from ember._float_parts import ldexp
+
+        return ldexp(self, other)
+
+    def ldexp_(self, other: Tensor) -> Tensor:
+        """In-place :func:`ember.ldexp`."""
+        from ember._float_parts import ldexp_
+
+        return ldexp_(self, other)
+
+    def frexp(self) -> tuple[Tensor, Tensor]:
+        """See :func:`ember.frexp`."""
+        from ember._float_parts import frexp
+
+        return frexp(self)
+
+    def addr(self, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+        """See :func:`ember.addr`."""
+        from ember._blas_composites import addr
+
+        return addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+        """In-place :func:`ember.addr`."""
+        from ember._blas_composites import addr_
+
+        return addr_(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(
+        self, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1
+    ) -> Tensor:
+        """See :func:`ember.addbmm`."""
+        from ember._blas_composites import addbmm
+
+        return addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addbmm_(
+        self, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1
+    ) -> Tensor:
+        """In-place :func:`ember.addbmm`."""
+        from ember._blas_composites import addbmm_
+
+        return addbmm_(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def renorm(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """See :func:`ember.renorm`."""
+        from ember._renorm import renorm
+
+        return renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p: float, dim: int, maxnorm: float) -> Tensor:
+        """In-place :func:`ember.renorm`."""
+        from ember._renorm import renorm_
+
+        return renorm_(self, p, dim, maxnorm)
+
+    def select_scatter(self, src: Tensor, dim: int, index: int) -> Tensor:
+        """See :func:`ember.select_scatter`."""
+        from ember._view_scatter import select_scatter
+
+        return select_scatter(self, src, dim, index)
+
+    def slice_scatter(
+        self,
+        src: Tensor,
+        dim: int = 0,
+        start: int | None = None,
+        end: int | None = None,
+        step: int = 1,
+    ) -> Tensor:
+        """See :func:`ember.slice_scatter`."""
+        from ember._view_scatter import slice_scatter
+
+        return slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(
+        self, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1
+    ) -> Tensor:
+        """See :func:`ember.diagonal_scatter`."""
+        from ember._view_scatter import diagonal_scatter
+
+        return diagonal_scatter(self, src, offset, dim1, dim2)
+
 
 def _numpy_operand(other: Any) -> Any:
     """A numpy array as a tensor, a numpy scalar as a Python number; None for anything else."""

@@ -265,9 +265,11 @@ def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None)
     p = _floating("logit", input)
     if eps is not None:
         p = p.clamp(eps, 1 - eps)
-    # Near 1/2, log(p / (1 - p)) cancels; 2 atanh(2p - 1) is the same value with 2p - 1 exact.
+    # Near 1/2, log(p / (1 - p)) cancels; 2 atanh(u) = log1p(u) - log1p(-u), u = 2p - 1 exact,
+    # is the same value (log1p is vectorized, atanh is ~100x slower).
     central = (p - 0.5).abs() < 0.25
-    near_half = (2 * p.clamp(0.25, 0.75) - 1).atanh() * 2
+    u = 2 * p.clamp(0.25, 0.75) - 1
+    near_half = u.log1p() - (-u).log1p()
     return _finish(ember.where(central, near_half, (p / (1 - p)).log()), out)
 
 

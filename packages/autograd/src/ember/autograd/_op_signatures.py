@@ -487,6 +487,7 @@ SIGNATURES = {
     "Tensor.neg": (("input", "pos", "REQUIRED"),),
     "Tensor.negative": (("input", "pos", "REQUIRED"),),
     "Tensor.nelement": (("input", "pos", "REQUIRED"),),
+    "Tensor.nextafter": (("input", "pos", "REQUIRED"), ("other", "pos", "REQUIRED")),
     "Tensor.nonzero": (("input", "pos", "REQUIRED"), ("as_tuple", "kw", False)),
     "Tensor.norm": (
         ("input", "pos", "REQUIRED"),
@@ -1534,6 +1535,7 @@ SIGNATURES = {
     "ne": (("input", "pos", "REQUIRED"), ("other", "pos", "REQUIRED")),
     "neg": (("input", "pos", "REQUIRED"),),
     "negative": (("input", "pos", "REQUIRED"),),
+    "nextafter": (("input", "pos", "REQUIRED"), ("other", "pos", "REQUIRED")),
     "nonzero": (("input", "pos", "REQUIRED"), ("as_tuple", "kw", False)),
     "norm": (
         ("input", "pos", "REQUIRED"),

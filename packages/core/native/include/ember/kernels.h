@@ -38,7 +38,7 @@ struct OpParams {
   X(Pow) X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin)                                   \
   X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor) X(LeftShift) X(RightShift)                     \
   X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside)           \
-  X(Gcd) X(Lcm) X(SpecialZeta)
+  X(Gcd) X(Lcm) X(SpecialZeta) X(Nextafter)
 
 // Binary ops whose output is bool.
 #define EMBER_COMPARE_OPS(X) \

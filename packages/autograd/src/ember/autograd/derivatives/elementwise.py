@@ -203,6 +203,8 @@ RULES: dict[str, Rule] = {
         input=lambda g, a: g * a.input / a.result,
         other=lambda g, a: g * a.other / a.result,
     ),
+    # As torch: one ulp away from input, so the input's gradient passes and other's is zero.
+    "nextafter": Rule(input=lambda g, a: g, other=lambda g, a: _zeros(g)),
     "maximum": Rule(
         input=lambda g, a: _max_min_input(g, a.input, a.other, a.input > a.other),
         other=lambda g, a: _max_min_input(g, a.other, a.input, a.other > a.input),
