@@ -199,3 +199,19 @@ def test_sum_dtype_must_match_out() -> None:
         RuntimeError, match="Expected out tensor to have dtype float64, but got float32"
     ):
         ember.sum(ember.tensor(A), 0, dtype=ember.float64, out=ember.empty(3))
+
+
+@pytest.mark.parametrize(
+    ("call", "op", "kind"),
+    [
+        (lambda: ember.randn(0, 1, out=(1.5 + 2j)), "randn", "complex"),
+        (lambda: ember.arange(3, out=1.0), "arange", "float"),
+        (lambda: ember.sum(ember.ones(2), 0, out=3), "sum", "int"),
+        (lambda: ember.zeros(2, out=[0.0, 0.0]), "zeros", "list"),
+    ],
+)
+def test_out_must_be_a_tensor(call: Callable[[], object], op: str, kind: str) -> None:
+    # A Python number given as out= used to be converted to a temporary and returned as is
+    # (ember.randn(0, 1, out=1.5+2j) gave back the complex): torch raises TypeError.
+    with pytest.raises(TypeError, match=rf"\[{op}\] argument 'out' must be Tensor, not {kind}"):
+        call()

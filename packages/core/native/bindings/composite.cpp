@@ -12,7 +12,7 @@ using AddcLike = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const T
 Tensor out_arg(nb::handle out, const char* op) {
   EMBER_CHECK(out.is_none() || is_tensor(out), TypeError, "[", op,
               "] argument 'out' must be a Tensor, not ", nb::type_name(out.type()).c_str());
-  return to_optional_tensor(out, op, "out");
+  return out_argument(out, op);
 }
 
 // value= must be a Python number (torch's Scalar), not a tensor.

@@ -19,7 +19,7 @@ const char* stable_name(const std::string& name) {
 Tensor out_arg(nb::handle out, const char* op) {
   EMBER_CHECK(out.is_none() || is_tensor(out), TypeError, "[", op,
               "] argument 'out' must be a Tensor, not ", nb::type_name(out.type()).c_str());
-  return to_optional_tensor(out, op, "out");
+  return out_argument(out, op);
 }
 
 // sign and sgn share UnaryOp::Sign, whose complex kernel is sgn's z / |z|; torch.sign refuses.

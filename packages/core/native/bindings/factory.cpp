@@ -170,7 +170,7 @@ void def_size_fill(nb::module_& m, const char* name, SizeFill fn, const char* do
       [fn, name](nb::args size, nb::handle out_h, nb::handle dtype, nb::handle device,
                  nb::handle requires_grad) {
         check_creation_options(name, device, requires_grad);
-        const Tensor out = to_optional_tensor(out_h, name, "out");
+        const Tensor out = out_argument(out_h, name);
         return finish(
             fn(varargs_size(size, name), resolve_dtype(dtype, out, default_dtype(), name)), out_h,
             out);
@@ -213,7 +213,7 @@ void init_creation(nb::module_& m) {
         check_creation_options("full", device, requires_grad);
         if (PyComplex_Check(fill_value.ptr())) {  // a complex fill: the default complex dtype
           const Tensor value = to_tensor(fill_value, "full", "fill_value");
-          const Tensor out = to_optional_tensor(out_h, "full", "out");
+          const Tensor out = out_argument(out_h, "full");
           const ScalarType dt = resolve_dtype(dtype, out, default_complex_dtype(), "full");
           EMBER_CHECK(is_complex(dt), TypeError,
                       "[full] a complex fill_value needs a complex dtype, "
@@ -227,7 +227,7 @@ void init_creation(nb::module_& m) {
         const ScalarType inferred = v.kind == NumberKind::Bool  ? ScalarType::Bool
                                     : v.kind == NumberKind::Int ? ScalarType::Int64
                                                                 : default_dtype();
-        const Tensor out = to_optional_tensor(out_h, "full", "out");
+        const Tensor out = out_argument(out_h, "full");
         const ScalarType dt = resolve_dtype(dtype, out, inferred, "full");
         return finish(full_scalar(to_size_sequence(size, "full", "size"), v.value, dt, "full"),
                       out_h, out);
@@ -280,7 +280,7 @@ void init_creation(nb::module_& m) {
         const Number step = to_number(step_h, "arange", "step");
         const bool all_int = start.kind != NumberKind::Float && end.kind != NumberKind::Float &&
                              step.kind != NumberKind::Float;
-        const Tensor out = to_optional_tensor(out_h, "arange", "out");
+        const Tensor out = out_argument(out_h, "arange");
         const ScalarType dt =
             resolve_dtype(dtype, out, all_int ? ScalarType::Int64 : default_dtype(), "arange");
         return finish(arange(start.value, end.value, step.value, dt), out_h, out);
@@ -294,7 +294,7 @@ void init_creation(nb::module_& m) {
       [](nb::handle start, nb::handle end, nb::handle steps, nb::handle out_h, nb::handle dtype,
          nb::handle device, nb::handle requires_grad) {
         check_creation_options("linspace", device, requires_grad);
-        const Tensor out = to_optional_tensor(out_h, "linspace", "out");
+        const Tensor out = out_argument(out_h, "linspace");
         const ScalarType dt = resolve_dtype(dtype, out, default_dtype(), "linspace");
         return finish(linspace(to_double_arg(start, "linspace", "start"),
                                to_double_arg(end, "linspace", "end"),
@@ -310,7 +310,7 @@ void init_creation(nb::module_& m) {
       [](nb::handle start, nb::handle end, nb::handle steps, nb::handle base, nb::handle out_h,
          nb::handle dtype, nb::handle device, nb::handle requires_grad) {
         check_creation_options("logspace", device, requires_grad);
-        const Tensor out = to_optional_tensor(out_h, "logspace", "out");
+        const Tensor out = out_argument(out_h, "logspace");
         const ScalarType dt = resolve_dtype(dtype, out, default_dtype(), "logspace");
         return finish(
             logspace(to_double_arg(start, "logspace", "start"),
@@ -329,7 +329,7 @@ void init_creation(nb::module_& m) {
         check_creation_options("eye", device, requires_grad);
         const int64_t rows = to_int_arg(n, "eye", "n");
         const int64_t cols = m_h.is_none() ? rows : to_int_arg(m_h, "eye", "m");
-        const Tensor out = to_optional_tensor(out_h, "eye", "out");
+        const Tensor out = out_argument(out_h, "eye");
         return finish(eye(rows, cols, resolve_dtype(dtype, out, default_dtype(), "eye")), out_h,
                       out);
       },
@@ -360,7 +360,7 @@ void def_rand(nb::module_& m, const char* name, RandomFill fill, double a, doubl
       [=](nb::args size, nb::handle generator, nb::handle out_h, nb::handle dtype,
           nb::handle device, nb::handle requires_grad) {
         check_creation_options(name, device, requires_grad);
-        const Tensor out = to_optional_tensor(out_h, name, "out");
+        const Tensor out = out_argument(out_h, name);
         Tensor result =
             empty(varargs_size(size, name), resolve_dtype(dtype, out, default_dtype(), name), name);
         fill(result, a, b, to_generator(generator, name), name);
@@ -495,7 +495,7 @@ void init_random(nb::module_& m) {
         const int64_t low = has_low ? to_int_arg(given[0], "randint", "low") : 0;
         const int64_t high = to_int_arg(given[has_low ? 1 : 0], "randint", "high");
         const Shape size = to_size_sequence(given.back(), "randint", "size");
-        const Tensor out = to_optional_tensor(out_h, "randint", "out");
+        const Tensor out = out_argument(out_h, "randint");
         const ScalarType dt = resolve_dtype(dtype, out, ScalarType::Int64, "randint");
         return finish(randint(low, high, size, dt, to_generator(generator, "randint")), out_h, out);
       },
@@ -526,7 +526,7 @@ void init_random(nb::module_& m) {
       [](nb::handle n, nb::handle generator, nb::handle out_h, nb::handle dtype, nb::handle device,
          nb::handle requires_grad) {
         check_creation_options("randperm", device, requires_grad);
-        const Tensor out = to_optional_tensor(out_h, "randperm", "out");
+        const Tensor out = out_argument(out_h, "randperm");
         const ScalarType dt = resolve_dtype(dtype, out, ScalarType::Int64, "randperm");
         return finish(
             randperm(to_int_arg(n, "randperm", "n"), dt, to_generator(generator, "randperm")),
@@ -542,7 +542,7 @@ void init_random(nb::module_& m) {
          nb::handle dtype, nb::handle device, nb::handle requires_grad) {
         check_creation_options("normal", device, requires_grad);
         Generator* gen = to_generator(generator, "normal");
-        const Tensor out = to_optional_tensor(out_h, "normal", "out");
+        const Tensor out = out_argument(out_h, "normal");
         if (!is_tensor(mean) && !is_tensor(std)) {
           EMBER_CHECK(!size.is_none(), TypeError,
                       "[normal] with a float mean and std, the 'size' argument is required");
@@ -567,7 +567,7 @@ void init_random(nb::module_& m) {
       [](nb::handle input_h, nb::handle p, nb::handle generator, nb::handle out_h) {
         const Tensor& input = tensor_arg(input_h, "bernoulli", "input");
         Generator* gen = to_generator(generator, "bernoulli");
-        const Tensor out = to_optional_tensor(out_h, "bernoulli", "out");
+        const Tensor out = out_argument(out_h, "bernoulli");
         if (p.is_none()) return finish(bernoulli(input, gen), out_h, out);
         Tensor result = empty_like(input, input.dtype(), "bernoulli");
         bernoulli_(result, to_double_arg(p, "bernoulli", "p"), gen);

@@ -198,7 +198,7 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
       [](nb::handle input, int64_t dim, nb::handle index, nb::handle out) {
         return result_or_out(index_select(to_tensor(input, "index_select"), dim,
                                           to_tensor(index, "index_select", "index"),
-                                          to_optional_tensor(out, "index_select", "out")),
+                                          out_argument(out, "index_select")),
                              out);
       },
       nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::kw_only(),
@@ -215,7 +215,7 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
       [](nb::handle input, int64_t dim, nb::handle index, bool, nb::handle out) {
         return result_or_out(
             gather(to_tensor(input, "gather"), dim, to_tensor(index, "gather", "index"),
-                   to_optional_tensor(out, "gather", "out")),
+                   out_argument(out, "gather")),
             out);
       },
       nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::kw_only(),
@@ -234,7 +234,7 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
       "take",
       [](nb::handle input, nb::handle index, nb::handle out) {
         return result_or_out(take(to_tensor(input, "take"), to_tensor(index, "take", "index"),
-                                  to_optional_tensor(out, "take", "out")),
+                                  out_argument(out, "take")),
                              out);
       },
       nb::arg("input"), nb::arg("index"), nb::kw_only(), nb::arg("out") = nb::none(), docs::take);
@@ -249,7 +249,7 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
       [](nb::handle input, nb::handle indices, std::optional<int64_t> dim, nb::handle out) {
         return result_or_out(take_along_dim(to_tensor(input, "take_along_dim"),
                                             to_tensor(indices, "take_along_dim", "indices"), dim,
-                                            to_optional_tensor(out, "take_along_dim", "out")),
+                                            out_argument(out, "take_along_dim")),
                              out);
       },
       nb::arg("input"), nb::arg("indices"), nb::arg("dim") = nb::none(), nb::kw_only(),
@@ -289,7 +289,7 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
       [](nb::handle input, nb::handle mask, nb::handle out) {
         return result_or_out(masked_select(to_tensor(input, "masked_select"),
                                            to_tensor(mask, "masked_select", "mask"),
-                                           to_optional_tensor(out, "masked_select", "out")),
+                                           out_argument(out, "masked_select")),
                              out);
       },
       nb::arg("input"), nb::arg("mask"), nb::kw_only(), nb::arg("out") = nb::none(),
@@ -307,8 +307,8 @@ void init_index_ops(nb::module_& m, TensorClass& cls) {
         EMBER_CHECK(!as_tuple || out.is_none(), TypeError,
                     "[nonzero] out= is not supported with as_tuple=True");
         if (as_tuple) return nonzero_result(to_tensor(input, "nonzero"), true);
-        return result_or_out(
-            nonzero(to_tensor(input, "nonzero"), to_optional_tensor(out, "nonzero", "out")), out);
+        return result_or_out(nonzero(to_tensor(input, "nonzero"), out_argument(out, "nonzero")),
+                             out);
       },
       nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none(), nb::arg("as_tuple") = false,
       docs::nonzero);

@@ -104,7 +104,7 @@ void def_index_add(nb::module_& m, TensorClass& cls) {
         return result_or_out(
             index_add(tensor_only(input, op, "input"), dim, tensor_only(index, op, "index"),
                       tensor_only(source, op, "source"), to_alpha(alpha, op),
-                      to_optional_tensor(out, op, "out")),
+                      out_argument(out, op)),
             out);
       },
       nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("source"), nb::kw_only(),
@@ -137,7 +137,7 @@ void def_index_copy_fill(nb::module_& m, TensorClass& cls) {
         const char* op = "index_copy";
         return result_or_out(
             index_copy(tensor_only(input, op, "input"), dim, tensor_only(index, op, "index"),
-                       tensor_only(source, op, "source"), to_optional_tensor(out, op, "out")),
+                       tensor_only(source, op, "source"), out_argument(out, op)),
             out);
       },
       nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("source"), nb::kw_only(),
@@ -197,7 +197,7 @@ void def_scatter_reduce(nb::module_& m, TensorClass& cls) {
         return result_or_out(
             scatter_reduce(tensor_only(input, op, "input"), dim, tensor_only(index, op, "index"),
                            tensor_only(src, op, "src"), kind, include_self, false, op,
-                           to_optional_tensor(out, op, "out")),
+                           out_argument(out, op)),
             out);
       },
       nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"), nb::arg("reduce"),

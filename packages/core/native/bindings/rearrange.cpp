@@ -248,8 +248,7 @@ void init_rearrange(nb::module_& m, TensorClass& cls) {
     m.def(
         name,
         [name, fn](nb::handle tensors, nb::handle out) {
-          return result_or_out(fn(tensor_seq(tensors, name), to_optional_tensor(out, name, "out")),
-                               out);
+          return result_or_out(fn(tensor_seq(tensors, name), out_argument(out, name)), out);
         },
         nb::arg("tensors"), nb::kw_only(), nb::arg("out") = nb::none());
   }

@@ -14,10 +14,9 @@ void def_sum_like(nb::module_& m, TensorClass& cls, const char* name, SumLike fn
   m.def(
       name,
       [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle dtype, nb::handle out) {
-        return result_or_out(
-            fn(to_tensor(input, name), to_dims(dim, name), keepdim, to_optional_dtype(dtype, name),
-               to_optional_tensor(out, name, "out")),
-            out);
+        return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
+                                to_optional_dtype(dtype, name), out_argument(out, name)),
+                             out);
       },
       nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
       nb::arg("dtype") = nb::none(), nb::arg("out") = nb::none());
@@ -34,9 +33,8 @@ void def_min_max_like(nb::module_& m, TensorClass& cls, const char* name, MinMax
   m.def(
       name,
       [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
-        return result_or_out(fn(to_tensor(input, name), to_dims(dim, name), keepdim,
-                                to_optional_tensor(out, name, "out")),
-                             out);
+        return result_or_out(
+            fn(to_tensor(input, name), to_dims(dim, name), keepdim, out_argument(out, name)), out);
       },
       nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
       nb::arg("out") = nb::none());

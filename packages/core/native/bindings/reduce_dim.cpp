@@ -52,12 +52,12 @@ nb::object min_max(bool is_max, const Tensor& x, nb::handle dim, nb::handle keep
     EMBER_CHECK(keepdim.is_none(), TypeError, "[", op,
                 "] 'keepdim' cannot be combined with 'other'");
     const Tensor result = binary(is_max ? BinaryOp::Maximum : BinaryOp::Minimum, x,
-                                 to_tensor(other, op, "other"), to_optional_tensor(out, op, "out"));
+                                 to_tensor(other, op, "other"), out_argument(out, op));
     return result_or_out(result, out);
   }
   if (dim.is_none()) {
     EMBER_CHECK(keepdim.is_none(), TypeError, "[", op, "] 'keepdim' needs 'dim'");
-    return result_or_out(max_all(x, is_max, to_optional_tensor(out, op, "out")), out);
+    return result_or_out(max_all(x, is_max, out_argument(out, op)), out);
   }
   EMBER_CHECK(!PyFloat_Check(dim.ptr()), TypeError, "[", op,
               "] received an invalid combination of arguments: expected an int 'dim' or a "
@@ -101,7 +101,7 @@ void def_arg(nb::module_& m, TensorClass& cls, const char* name, ArgFn fn) {
       name,
       [fn, name](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
         return result_or_out(fn(to_tensor(input, name), as_optional_dim(dim, name), keepdim,
-                                to_optional_tensor(out, name, "out")),
+                                out_argument(out, name)),
                              out);
       },
       nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
@@ -153,9 +153,9 @@ void def_var(nb::module_& m, TensorClass& cls, const char* name, VarFn fn) {
       [fn, name](nb::handle input, nb::handle dim, nb::handle unbiased, bool keepdim,
                  nb::handle correction, nb::handle out) {
         const VarArgs a = var_args(dim, unbiased, correction, name);
-        return result_or_out(fn(to_tensor(input, name), a.dims, a.correction, keepdim,
-                                to_optional_tensor(out, name, "out")),
-                             out);
+        return result_or_out(
+            fn(to_tensor(input, name), a.dims, a.correction, keepdim, out_argument(out, name)),
+            out);
       },
       nb::arg("input"), nb::arg("dim") = nb::none(), nb::arg("unbiased") = nb::none(),
       nb::arg("keepdim") = false, nb::kw_only(), nb::arg("correction") = nb::none(),
@@ -206,10 +206,9 @@ void def_scan(nb::module_& m, TensorClass& cls, const char* name, const char* in
   m.def(
       name,
       [fn, name](nb::handle input, nb::handle dim, nb::handle dtype, nb::handle out) {
-        return result_or_out(
-            fn(to_tensor(input, name), as_dim(dim, name), to_optional_dtype(dtype, name),
-               to_optional_tensor(out, name, "out")),
-            out);
+        return result_or_out(fn(to_tensor(input, name), as_dim(dim, name),
+                                to_optional_dtype(dtype, name), out_argument(out, name)),
+                             out);
       },
       nb::arg("input"), nb::arg("dim").none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
       nb::arg("out") = nb::none());
@@ -260,7 +259,7 @@ void init_reduce_dim(nb::module_& m, TensorClass& cls) {
       "logsumexp",
       [](nb::handle input, nb::handle dim, bool keepdim, nb::handle out) {
         return result_or_out(logsumexp(to_tensor(input, "logsumexp"), to_dims(dim, "logsumexp"),
-                                       keepdim, to_optional_tensor(out, "logsumexp", "out")),
+                                       keepdim, out_argument(out, "logsumexp")),
                              out);
       },
       nb::arg("input"), nb::arg("dim").none(), nb::arg("keepdim") = false, nb::kw_only(),
@@ -278,7 +277,7 @@ void init_reduce_dim(nb::module_& m, TensorClass& cls) {
          nb::handle dtype) {
         return result_or_out(
             norm(to_tensor(input, "norm"), norm_order(p), to_dims(dim, "norm"), keepdim,
-                 to_optional_dtype(dtype, "norm"), to_optional_tensor(out, "norm", "out")),
+                 to_optional_dtype(dtype, "norm"), out_argument(out, "norm")),
             out);
       },
       nb::arg("input"), nb::arg("p") = "fro", nb::arg("dim") = nb::none(),

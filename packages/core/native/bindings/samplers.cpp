@@ -32,10 +32,10 @@ void init_samplers(nb::module_& m, TensorClass& cls) {
          nb::handle out) {
         EMBER_CHECK(is_tensor(input), TypeError, "[multinomial] argument 'input' must be Tensor, ",
                     "not ", nb::type_name(input.type()).c_str());
-        return result_or_out(multinomial(unwrap(input), num_samples, replacement,
-                                         to_generator(generator, "multinomial"),
-                                         to_optional_tensor(out, "multinomial", "out")),
-                             out);
+        return result_or_out(
+            multinomial(unwrap(input), num_samples, replacement,
+                        to_generator(generator, "multinomial"), out_argument(out, "multinomial")),
+            out);
       },
       nb::arg("input"), nb::arg("num_samples"), nb::arg("replacement") = false, nb::kw_only(),
       nb::arg("generator").none() = nb::none(), nb::arg("out").none() = nb::none(),

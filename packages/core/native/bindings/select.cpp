@@ -166,7 +166,7 @@ void def_quantile(nb::module_& m, TensorClass& cls, const char* name, bool ignor
         const Tensor& x = tensor_only(input, name);
         return result_or_out(
             quantile(x, quantile_q(q, x, name), dim, keepdim, to_interpolation(interpolation, name),
-                     ignore_nan, to_optional_tensor(out, name, "out")),
+                     ignore_nan, out_argument(out, name)),
             out);
       },
       nb::arg("input"), nb::arg("q"), nb::arg("dim").none() = nb::none(),
@@ -202,9 +202,8 @@ void def_counting(nb::module_& m, TensorClass& cls) {
   m.def(
       "histc",
       [](nb::handle input, int64_t bins, double min, double max, nb::handle out) {
-        return result_or_out(histc(tensor_only(input, "histc"), bins, min, max,
-                                   to_optional_tensor(out, "histc", "out")),
-                             out);
+        return result_or_out(
+            histc(tensor_only(input, "histc"), bins, min, max, out_argument(out, "histc")), out);
       },
       nb::arg("input"), nb::arg("bins") = 100, nb::arg("min") = 0.0, nb::arg("max") = 0.0,
       nb::kw_only(), nb::arg("out").none() = nb::none(), docs::histc);
@@ -287,7 +286,7 @@ void init_select(nb::module_& m, TensorClass& cls) {
       "logcumsumexp",
       [](nb::handle input, int64_t dim, nb::handle out) {
         return result_or_out(logcumsumexp(tensor_only(input, "logcumsumexp"), dim,
-                                          to_optional_tensor(out, "logcumsumexp", "out")),
+                                          out_argument(out, "logcumsumexp")),
                              out);
       },
       nb::arg("input"), nb::arg("dim"), nb::kw_only(), nb::arg("out").none() = nb::none(),

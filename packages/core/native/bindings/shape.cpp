@@ -253,7 +253,7 @@ void init_joins(nb::module_& m, TensorClass& cls) {
         name,
         [name](nb::handle tensors, nb::handle dim, nb::handle axis, nb::handle out) {
           return result_or_out(cat(tensor_list_arg(tensors, name), dim_or_axis(dim, axis, name),
-                                   to_optional_tensor(out, name, "out")),
+                                   out_argument(out, name)),
                                out);
         },
         nb::arg("tensors").none(), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis") = nb::none(),
@@ -263,7 +263,7 @@ void init_joins(nb::module_& m, TensorClass& cls) {
       "stack",
       [](nb::handle tensors, nb::handle dim, nb::handle out) {
         return result_or_out(stack(tensor_list_arg(tensors, "stack"), int_arg(dim, "stack", "dim"),
-                                   to_optional_tensor(out, "stack", "out")),
+                                   out_argument(out, "stack")),
                              out);
       },
       nb::arg("tensors").none(), nb::arg("dim") = 0, nb::kw_only(), nb::arg("out") = nb::none());

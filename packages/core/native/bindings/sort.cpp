@@ -208,8 +208,8 @@ void init_sort(nb::module_& m, TensorClass& cls) {
         const Tensor result = searchsorted(
             as_input(sorted_sequence, op, "sorted_sequence"), to_tensor(values, op, "values"),
             as_bool(out_int32, op, "out_int32"), search_right(right, side, op),
-            sorter.is_none() ? Tensor() : as_input(sorter, op, "sorter"),
-            to_optional_tensor(out, op, "out"), op);
+            sorter.is_none() ? Tensor() : as_input(sorter, op, "sorter"), out_argument(out, op),
+            op);
         return result_or_out(result, out);
       },
       nb::arg("sorted_sequence"), nb::arg("values"), nb::kw_only(),
@@ -225,7 +225,7 @@ void init_sort(nb::module_& m, TensorClass& cls) {
         const Tensor result =
             bucketize(to_tensor(input, op, "input"), as_input(boundaries, op, "boundaries"),
                       as_bool(out_int32, op, "out_int32"), as_bool(right, op, "right"),
-                      to_optional_tensor(out, op, "out"));
+                      out_argument(out, op));
         return result_or_out(result, out);
       },
       nb::arg("input"), nb::arg("boundaries"), nb::kw_only(), nb::arg("out_int32").none() = false,
