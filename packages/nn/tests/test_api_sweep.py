@@ -16,7 +16,19 @@ from pathlib import Path
 
 import pytest
 
-DRIVER = Path(__file__).resolve().parents[2] / "tensor" / "tests" / "api_sweep_driver.py"
+# The driver lives in ember-tensor's tests: packages/tensor/tests in the repository, tensor_tests
+# next to this folder when the release check runs the wheels' tests.
+_HERE = Path(__file__).resolve().parent
+_CANDIDATES = [
+    _HERE.parents[1] / "tensor" / "tests" / "api_sweep_driver.py",
+    _HERE.parent / "tensor_tests" / "api_sweep_driver.py",
+]
+DRIVER = next((c for c in _CANDIDATES if c.exists()), None)
+if DRIVER is None:
+    pytest.skip(
+        "the sweep driver (ember-tensor's tests) is not next to this distribution's tests",
+        allow_module_level=True,
+    )
 _spec = importlib.util.spec_from_file_location("api_sweep_driver", DRIVER)
 assert _spec is not None and _spec.loader is not None
 sweep = importlib.util.module_from_spec(_spec)
