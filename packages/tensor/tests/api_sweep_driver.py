@@ -40,7 +40,10 @@ from typing import Any
 
 import ember
 
-_HAS_AUTOGRAD = importlib.util.find_spec("ember.autograd") is not None
+try:  # ember's finder raises a ModuleNotFoundError naming the distribution to install
+    _HAS_AUTOGRAD = importlib.util.find_spec("ember.autograd") is not None
+except ModuleNotFoundError:
+    _HAS_AUTOGRAD = False
 
 # Refusals torch makes (RuntimeError's subclasses include NotImplementedError and LinAlgError);
 # StopIteration ends an iterator. KeyError, ZeroDivisionError and OSError are typed only for the
