@@ -8,17 +8,19 @@
 #include <vector>
 
 #include "conv_direct.h"
+#include "conv_window.h"
 #include "ember/blas.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
-#include "window3.h"
 
 namespace ember {
 namespace {
 
 using window::compute_dtype;
 using window::Geo3;
+using window::in_dtype;
+using window::plane_grain;
 using window::to_geo3;
 using window::valid_range;
 
@@ -99,11 +101,6 @@ void col2im_planes(const T* cols, T* x, const Geo3& g, int64_t p0, int64_t p1) {
 }
 
 // Planes split over the pool (serially when called inside a parallel region).
-int64_t plane_grain(const Geo3& g) {
-  return std::max<int64_t>(1,
-                           kParallelGrain / std::max<int64_t>(1, g.kernel_numel() * g.out_numel()));
-}
-
 template <typename T>
 void im2col_kernel(const T* x, T* cols, const Geo3& g, int64_t planes, T pad) {
   const int64_t KL = g.kernel_numel() * g.out_numel();
@@ -441,10 +438,6 @@ Shape with_spatial(int64_t n, int64_t c, const Shape& spatial) {
 void check_same_dtype(const Tensor& a, const Tensor& b, const char* op, const char* what) {
   EMBER_CHECK(a.dtype() == b.dtype(), RuntimeError, "[", op, "] expected ", what,
               " of one dtype, got ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
-}
-
-Tensor in_dtype(const Tensor& t, ScalarType ct) {
-  return contiguous(t.dtype() == ct ? t : to_dtype(t, ct));
 }
 
 }  // namespace

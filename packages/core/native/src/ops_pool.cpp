@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "conv_window.h"
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
-#include "window3.h"
 
 namespace ember {
 namespace {
@@ -20,6 +20,8 @@ namespace {
 using window::ceil_div;
 using window::compute_dtype;
 using window::Geo3;
+using window::in_dtype;
+using window::plane_grain;
 using window::to_geo3;
 using window::valid_range;
 
@@ -29,19 +31,10 @@ int64_t first_inside(int64_t start, int64_t dil) {
   return start < 0 ? start + ceil_div(-start, dil) * dil : start;
 }
 
-int64_t plane_grain(const Geo3& g) {
-  return std::max<int64_t>(1,
-                           kParallelGrain / std::max<int64_t>(1, g.kernel_numel() * g.out_numel()));
-}
-
 Shape with_spatial(const Tensor& like, const Shape& spatial) {
   Shape s{like.size(0), like.size(1)};
   s.insert(s.end(), spatial.begin(), spatial.end());
   return s;
-}
-
-Tensor in_dtype(const Tensor& t, ScalarType ct) {
-  return contiguous(t.dtype() == ct ? t : to_dtype(t, ct));
 }
 
 // The taps along the innermost dim: input offset of output 0 and the outputs [lo, hi) that read

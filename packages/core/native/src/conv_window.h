@@ -6,7 +6,9 @@
 #include <cstdint>
 
 #include "ember/errors.h"
+#include "ember/ops.h"
 #include "ember/ops/conv.h"
+#include "ember/parallel.h"
 #include "ember/tensor.h"
 
 namespace ember::window {
@@ -64,6 +66,17 @@ inline ScalarType compute_dtype(ScalarType dt, const char* op) {
               RuntimeError, "[", op, "] not implemented for '", dtype_name(dt),
               "': expected a floating point tensor");
   return dt == ScalarType::Float64 ? ScalarType::Float64 : ScalarType::Float32;
+}
+
+// Planes per parallel task: enough that one task does about kParallelGrain kernel taps.
+inline int64_t plane_grain(const Geo3& g) {
+  return std::max<int64_t>(1,
+                           kParallelGrain / std::max<int64_t>(1, g.kernel_numel() * g.out_numel()));
+}
+
+// t as a contiguous tensor of the compute dtype ct (no copy when it already is one).
+inline Tensor in_dtype(const Tensor& t, ScalarType ct) {
+  return contiguous(t.dtype() == ct ? t : to_dtype(t, ct));
 }
 
 }  // namespace ember::window
