@@ -270,7 +270,7 @@ def fault_latency(data: Any) -> float:
     import signal
     import threading
 
-    loader = data.DataLoader(Spin(10**6, 10**7), batch_size=None, num_workers=1, timeout=60)
+    loader = data.DataLoader(Spin(10**6, 10**10), batch_size=None, num_workers=1, timeout=60)
     it = iter(loader)
     pid = it._workers[0].process.pid
     killed_at: list[float] = []

@@ -21,11 +21,13 @@ using NumericTypes =
 using AllTypes =
     TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
 #else
-using FloatTypes = TypeList<float, double>;
+// bfloat16 is hot too (autocast): its conversions are shifts, so its loops vectorize here and
+// run scalar and branchy in the baseline build (bf16 relu: 4.6 ms vs 0.05 ms in float32).
+using FloatTypes = TypeList<BFloat16, float, double>;
 using IntTypes = TypeList<int32_t, int64_t>;
 using IntBoolTypes = TypeList<int32_t, int64_t>;
-using NumericTypes = TypeList<int32_t, int64_t, float, double>;
-using AllTypes = TypeList<bool, uint8_t, int32_t, int64_t, float, double>;
+using NumericTypes = TypeList<int32_t, int64_t, BFloat16, float, double>;
+using AllTypes = TypeList<bool, uint8_t, int32_t, int64_t, BFloat16, float, double>;
 #endif
 
 template <typename T>
