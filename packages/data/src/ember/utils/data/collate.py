@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections.abc
 import copy
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import ember
@@ -52,13 +53,147 @@ def _stack(batch: list[Any]) -> Tensor:
     return stacked
 
 
+CollateFnMap = dict[type | tuple[type, ...], Callable[..., Any]]
+
+
+def collate(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Any:
+    """Collates a batch, looking up each element's type in ``collate_fn_map`` (torch's ``collate``).
+
+    The element's exact type is looked up first, then each key in insertion order with
+    ``isinstance``; containers (mappings, namedtuples, sequences) are collated per field with the
+    same map. Each function in the map takes the batch and ``collate_fn_map`` as a keyword.
+
+    Raises:
+        RuntimeError: sequences of different lengths.
+        TypeError: an element no entry of the map and no container rule handles.
+
+    Example:
+        >>> def stack(batch, *, collate_fn_map):
+        ...     return ember.stack(batch, 0)
+        >>> collate([ember.ones(2), ember.zeros(2)], collate_fn_map={Tensor: stack}).shape
+        ember.Size([2, 2])
+    """
+    elem = batch[0]
+    elem_type = type(elem)
+    if collate_fn_map is not None:
+        if collate_fn_map is default_collate_fn_map:
+            _register_numpy()
+        fn = collate_fn_map.get(elem_type)
+        if fn is not None:
+            return fn(batch, collate_fn_map=collate_fn_map)
+        for collate_type, fn in collate_fn_map.items():
+            if isinstance(elem, collate_type):
+                return fn(batch, collate_fn_map=collate_fn_map)
+
+    def recurse(samples: Any) -> Any:
+        return collate(list(samples), collate_fn_map=collate_fn_map)
+
+    if isinstance(elem, collections.abc.Mapping):
+        fields = {key: recurse([d[key] for d in batch]) for key in elem}
+        try:
+            if isinstance(elem, collections.abc.MutableMapping):
+                clone = copy.copy(elem)  # keeps the mapping's type and its other state
+                clone.update(fields)
+                return clone
+            return elem_type(fields)
+        except TypeError:
+            return fields
+    if _is_namedtuple(elem):
+        return elem_type(*(recurse(s) for s in zip(*batch, strict=True)))
+    if isinstance(elem, collections.abc.Sequence):
+        it = iter(batch)
+        size = len(next(it))
+        if not all(len(e) == size for e in it):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        transposed = list(zip(*batch, strict=True))
+        if isinstance(elem, tuple):
+            return [recurse(s) for s in transposed]
+        try:
+            if isinstance(elem, collections.abc.MutableSequence):
+                seq = copy.copy(elem)  # keeps the sequence's type and its other state
+                for i, s in enumerate(transposed):
+                    seq[i] = recurse(s)
+                return seq
+            return elem_type([recurse(s) for s in transposed])
+        except TypeError:
+            return [recurse(s) for s in transposed]
+    raise TypeError(_ERR.format(elem_type))
+
+
+def collate_tensor_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Tensor:
+    """Stacks tensors along a new first dimension (in shared memory inside a worker)."""
+    return _stack(list(batch))
+
+
+def collate_numpy_array_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Any:
+    """Turns numpy arrays into tensors and collates those; string arrays are refused."""
+    if batch[0].dtype.kind in _STRING_KINDS:
+        raise TypeError(_ERR.format(batch[0].dtype))
+    return collate([ember.as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
+
+
+def collate_numpy_scalar_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Tensor:
+    """Numpy scalars become one tensor of their dtype."""
+    if batch[0].dtype.kind in _STRING_KINDS:
+        raise TypeError(_ERR.format(batch[0].dtype))
+    np = sys.modules["numpy"]
+    return ember.as_tensor(np.asarray(batch))
+
+
+def collate_float_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Tensor:
+    """Python floats become a float64 tensor."""
+    return ember.tensor(batch, dtype=ember.float64)
+
+
+def collate_int_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Tensor:
+    """Python ints (and bools) become an int64 tensor."""
+    return ember.tensor(batch)
+
+
+def collate_str_fn(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Any:
+    """Strings and bytes stay a list."""
+    return batch
+
+
+# The map default_collate uses; users extend it in place, as torch documents. The numpy entries
+# join it (right after Tensor, where torch puts them) only once numpy is imported: ember never
+# imports numpy for a DataLoader whose samples hold none (spawn workers start lean).
+default_collate_fn_map: CollateFnMap = {
+    Tensor: collate_tensor_fn,
+    float: collate_float_fn,
+    int: collate_int_fn,
+    str: collate_str_fn,
+    bytes: collate_str_fn,
+}
+_numpy_registered = False
+
+
+def _register_numpy() -> None:
+    global _numpy_registered
+    if _numpy_registered:
+        return
+    np = sys.modules.get("numpy")  # a numpy value can only exist once numpy is imported
+    if np is None:
+        return
+    _numpy_registered = True
+    rest = {k: v for k, v in default_collate_fn_map.items() if k is not Tensor}
+    tensor_fn = default_collate_fn_map.get(Tensor)
+    default_collate_fn_map.clear()  # in place: users hold this dict
+    if tensor_fn is not None:
+        default_collate_fn_map[Tensor] = tensor_fn
+    default_collate_fn_map.setdefault(np.ndarray, rest.pop(np.ndarray, collate_numpy_array_fn))
+    scalars = (np.bool_, np.number, np.object_)
+    default_collate_fn_map.setdefault(scalars, rest.pop(scalars, collate_numpy_scalar_fn))
+    default_collate_fn_map.update(rest)
+
+
 def default_collate(batch: Any) -> Any:
     """Merges a list of samples into a batch.
 
     Tensors are stacked along a new first dimension; numpy arrays become tensors and are
     stacked; Python floats become a float64 tensor, ints an int64 tensor; strings and bytes stay
     a list; dicts, namedtuples and sequences are collated per field (tuples give lists, as in
-    torch).
+    torch). Extend it for your own types through ``default_collate_fn_map``.
 
     Raises:
         RuntimeError: tensors of different shapes, or sequences of different lengths.
@@ -68,50 +203,7 @@ def default_collate(batch: Any) -> Any:
         >>> default_collate([(ember.ones(2), 0), (ember.zeros(2), 1)])[1]
         tensor([0, 1])
     """
-    elem = batch[0]
-    if isinstance(elem, Tensor):
-        return _stack(list(batch))
-    if _is_ndarray(elem):
-        if elem.dtype.kind in _STRING_KINDS:
-            raise TypeError(_ERR.format(elem.dtype))
-        return default_collate([ember.as_tensor(b) for b in batch])
-    if _is_numpy_scalar(elem):
-        if elem.dtype.kind in _STRING_KINDS:
-            raise TypeError(_ERR.format(elem.dtype))
-        np = sys.modules["numpy"]
-        return ember.as_tensor(np.asarray(batch))
-    if isinstance(elem, float):
-        return ember.tensor(batch, dtype=ember.float64)
-    if isinstance(elem, int):
-        return ember.tensor(batch)
-    if isinstance(elem, (str, bytes)):
-        return batch
-    if isinstance(elem, collections.abc.Mapping):
-        fields = {key: default_collate([d[key] for d in batch]) for key in elem}
-        try:
-            if isinstance(elem, collections.abc.MutableMapping):
-                clone = copy.copy(elem)  # keeps the mapping's type and its other state
-                clone.update(fields)
-                return clone
-            return type(elem)(fields)  # type: ignore[call-arg]
-        except TypeError:
-            return fields
-    if _is_namedtuple(elem):
-        return type(elem)(*(default_collate(list(s)) for s in zip(*batch, strict=True)))
-    if isinstance(elem, collections.abc.Sequence):
-        it = iter(batch)
-        size = len(next(it))
-        if not all(len(e) == size for e in it):
-            raise RuntimeError("each element in list of batch should be of equal size")
-        transposed = list(zip(*batch, strict=True))
-        if isinstance(elem, tuple):
-            return [default_collate(list(s)) for s in transposed]
-        collated = [default_collate(list(s)) for s in transposed]
-        try:
-            return type(elem)(collated)  # type: ignore[call-arg]
-        except TypeError:
-            return collated
-    raise TypeError(_ERR.format(type(elem)))
+    return collate(batch, collate_fn_map=default_collate_fn_map)
 
 
 def default_convert(data: Any) -> Any:
