@@ -289,20 +289,22 @@ struct Rprop {
     for (int64_t i = 0; i < n; ++i) {
       T g = signed_grad<T, F>(gp, i);
       // The reference's three masked writes, in order: >0 -> etaplus, <0 -> etaminus, 0 -> 1.
+      // Every choice is a select_value (a mask, no branch): GCC left the ternaries as control
+      // flow and ran this loop scalar (22 GB/s against ~60 for the other fused steps).
       T s = sign_of(g * prevp[i]);
-      s = s > 0 ? etaplus : s;
-      s = s < 0 ? etaminus : s;
-      s = s == 0 ? T(1) : s;
+      s = select_value(s > 0, etaplus, s);
+      s = select_value(s < 0, etaminus, s);
+      s = select_value(s == 0, T(1), s);
       // clamp_(lo, hi) as ember's ClampBoth: a NaN size stays NaN (both tests are false).
       T size = sp[i] * s;
       if constexpr (F & 2) {
-        size = std::isnan(size) ? size : (std::isnan(lo) ? lo : hi);
+        size = select_value(std::isnan(size), size, std::isnan(lo) ? lo : hi);
       } else {
-        size = size < lo ? lo : size;
-        size = size > hi ? hi : size;
+        size = select_value(size < lo, lo, size);
+        size = select_value(size > hi, hi, size);
       }
       sp[i] = size;
-      g = s == etaminus ? T(0) : g;
+      g = select_value(s == etaminus, T(0), g);
       pp[i] = add_scaled(pp[i], T(-1), sign_of(g) * size);
       prevp[i] = g;
     }
