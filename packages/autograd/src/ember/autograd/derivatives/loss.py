@@ -54,8 +54,7 @@ def _cross_entropy(g: Any, a: Any) -> Any:
 
 
 def _reduce_grad(g: Any, per_element: Any, reduction: str) -> Any:
-    if reduction == "none":
-        return g * per_element
+    # "none" and "sum" both scale each element's derivative by g (g broadcasts for "sum").
     if reduction == "mean":
         return g * per_element / max(per_element.numel(), 1)
     return g * per_element
