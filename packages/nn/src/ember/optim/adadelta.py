@@ -15,6 +15,7 @@ from .optimizer import (
     ParamsT,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
@@ -72,20 +73,17 @@ class Adadelta(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, square_avgs, acc_deltas, steps = [], [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if len(state) == 0:
-                    state["step"] = _new_step()
-                    state["square_avg"] = ember.zeros_like(param)
-                    state["acc_delta"] = ember.zeros_like(param)
-                params.append(param)
-                grads.append(param.grad)
-                square_avgs.append(state["square_avg"])
-                acc_deltas.append(state["acc_delta"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(
+                self.state,
+                group,
+                ("square_avg", "acc_delta", "step"),
+                lambda p, g: {
+                    "step": _new_step(),
+                    "square_avg": ember.zeros_like(p),
+                    "acc_delta": ember.zeros_like(p),
+                },
+            )
+            square_avgs, acc_deltas, steps = state["square_avg"], state["acc_delta"], state["step"]
             adadelta(
                 params,
                 grads,

@@ -16,6 +16,7 @@ from .optimizer import (
     _check_fused_foreach,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _get_value,
     _to_scalar,
     _use_fused,
@@ -88,15 +89,8 @@ class Adagrad(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, sums, steps = [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                params.append(param)
-                grads.append(param.grad)
-                sums.append(state["sum"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(self.state, group, ("sum", "step"))
+            sums, steps = state["sum"], state["step"]
             adagrad(
                 params,
                 grads,

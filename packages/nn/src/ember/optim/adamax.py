@@ -15,6 +15,7 @@ from .optimizer import (
     ParamsT,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
@@ -75,20 +76,17 @@ class Adamax(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_infs, steps = [], [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if len(state) == 0:
-                    state["step"] = _new_step()
-                    state["exp_avg"] = ember.zeros_like(param)
-                    state["exp_inf"] = ember.zeros_like(param)
-                params.append(param)
-                grads.append(param.grad)
-                exp_avgs.append(state["exp_avg"])
-                exp_infs.append(state["exp_inf"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(
+                self.state,
+                group,
+                ("exp_avg", "exp_inf", "step"),
+                lambda p, g: {
+                    "step": _new_step(),
+                    "exp_avg": ember.zeros_like(p),
+                    "exp_inf": ember.zeros_like(p),
+                },
+            )
+            exp_avgs, exp_infs, steps = state["exp_avg"], state["exp_inf"], state["step"]
             beta1, beta2 = group["betas"]
             adamax(
                 params,

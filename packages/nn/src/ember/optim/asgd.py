@@ -15,6 +15,7 @@ from .optimizer import (
     ParamsT,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
@@ -70,22 +71,18 @@ class ASGD(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, axs, mus, etas, steps = [], [], [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if len(state) == 0:
-                    state["step"] = _new_step()
-                    state["eta"] = ember.tensor(float(_to_scalar(group["lr"])), dtype=ember.float32)
-                    state["mu"] = ember.ones((), dtype=ember.float32)
-                    state["ax"] = ember.zeros_like(param)
-                params.append(param)
-                grads.append(param.grad)
-                axs.append(state["ax"])
-                mus.append(state["mu"])
-                etas.append(state["eta"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(
+                self.state,
+                group,
+                ("ax", "mu", "eta", "step"),
+                lambda p, g: {
+                    "step": _new_step(),
+                    "eta": ember.tensor(float(_to_scalar(g["lr"])), dtype=ember.float32),
+                    "mu": ember.ones((), dtype=ember.float32),
+                    "ax": ember.zeros_like(p),
+                },
+            )
+            axs, mus, etas, steps = state["ax"], state["mu"], state["eta"], state["step"]
             asgd(
                 params,
                 grads,

@@ -111,6 +111,34 @@ def _new_step() -> Tensor:
     return step
 
 
+def _gather_state(
+    state: Any,
+    group: dict[str, Any],
+    keys: Iterable[str],
+    init: Callable[[Tensor, dict[str, Any]], dict[str, Tensor]] | None = None,
+) -> tuple[list[Tensor], list[Tensor], dict[str, list[Tensor]]]:
+    """The group's parameters that have a gradient, their gradients, and their state per key.
+
+    ``init(param, group)`` makes a parameter's state on its first step (its key order is the
+    state_dict's, as in torch); ``keys`` names the state tensors the update reads, in order.
+    """
+    names = list(keys)
+    params: list[Tensor] = []
+    grads: list[Tensor] = []
+    columns: dict[str, list[Tensor]] = {k: [] for k in names}
+    for param in group["params"]:
+        if param.grad is None:
+            continue
+        param_state = state[param]
+        if init is not None and len(param_state) == 0:
+            param_state.update(init(param, group))
+        params.append(param)
+        grads.append(param.grad)
+        for k in names:
+            columns[k].append(param_state[k])
+    return params, grads, columns
+
+
 def _check_lr(lr: Any) -> None:
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")

@@ -15,12 +15,21 @@ from .optimizer import (
     ParamsT,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
+
+
+def _optional_state(group: dict[str, Any]) -> list[str]:
+    """The state tensors RMSprop keeps only with momentum or centered."""
+    return [
+        *(["momentum_buffer"] if group["momentum"] > 0 else []),
+        *(["grad_avg"] if group["centered"] else []),
+    ]
 
 
 class RMSprop(Optimizer):
@@ -77,26 +86,18 @@ class RMSprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, square_avgs, grad_avgs, bufs, steps = [], [], [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if len(state) == 0:
-                    state["step"] = _new_step()
-                    state["square_avg"] = ember.zeros_like(param)
-                    if group["momentum"] > 0:
-                        state["momentum_buffer"] = ember.zeros_like(param)
-                    if group["centered"]:
-                        state["grad_avg"] = ember.zeros_like(param)
-                params.append(param)
-                grads.append(param.grad)
-                square_avgs.append(state["square_avg"])
-                if group["momentum"] > 0:
-                    bufs.append(state["momentum_buffer"])
-                if group["centered"]:
-                    grad_avgs.append(state["grad_avg"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(
+                self.state,
+                group,
+                ("square_avg", "step", *_optional_state(group)),
+                lambda p, g: {
+                    "step": _new_step(),
+                    "square_avg": ember.zeros_like(p),
+                    **{k: ember.zeros_like(p) for k in _optional_state(g)},
+                },
+            )
+            square_avgs, steps = state["square_avg"], state["step"]
+            bufs, grad_avgs = state.get("momentum_buffer", []), state.get("grad_avg", [])
             rmsprop(
                 params,
                 grads,

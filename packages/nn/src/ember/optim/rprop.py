@@ -15,6 +15,7 @@ from .optimizer import (
     ParamsT,
     _check_lr,
     _check_unsupported,
+    _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
@@ -66,20 +67,17 @@ class Rprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, prevs, step_sizes, steps = [], [], [], [], []
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                if len(state) == 0:
-                    state["step"] = _new_step()
-                    state["prev"] = ember.zeros_like(param)
-                    state["step_size"] = ember.full_like(param.grad, _to_scalar(group["lr"]))
-                params.append(param)
-                grads.append(param.grad)
-                prevs.append(state["prev"])
-                step_sizes.append(state["step_size"])
-                steps.append(state["step"])
+            params, grads, state = _gather_state(
+                self.state,
+                group,
+                ("prev", "step_size", "step"),
+                lambda p, g: {
+                    "step": _new_step(),
+                    "prev": ember.zeros_like(p),
+                    "step_size": ember.full_like(p.grad, _to_scalar(g["lr"])),
+                },
+            )
+            prevs, step_sizes, steps = state["prev"], state["step_size"], state["step"]
             etaminus, etaplus = group["etas"]
             step_size_min, step_size_max = group["step_sizes"]
             rprop(
