@@ -375,6 +375,22 @@ FUZZ_ROWS = [
             ("divisor_override", "pos", "int | None", True),
         ),
     ),
+    (
+        "_nn_dropout",
+        (
+            ("input", "pos", "Tensor", True),
+            ("p", "pos", "float", True),
+            ("generator", "pos", "Generator | None", False),
+        ),
+    ),
+    (
+        "_nn_dropout_backward",
+        (
+            ("grad_output", "pos", "Tensor", True),
+            ("mask", "pos", "Tensor", True),
+            ("p", "pos", "float", True),
+        ),
+    ),
     ("Tensor._to_dtype", (("dtype", "pos", "dtype | None", True), ("copy", "pos", "bool", False))),
     ("Tensor.bfloat16", ()),
     ("Tensor.bool", ()),

@@ -670,6 +670,10 @@ EXAMPLES = [
         "_nn_avg_pool",
         ">>> x = ember.tensor([[[1.0, 3.0, 2.0, 6.0]]])\n>>> ember._C._nn_avg_pool(x, [2], [2], [0], [2], True, None).tolist()\n[[[2.0, 4.0]]]",
     ),
+    (
+        "_nn_dropout",
+        ">>> out, mask = ember._C._nn_dropout(ember.ones(4), 0.0)\n>>> out.tolist(), mask.tolist()\n([1.0, 1.0, 1.0, 1.0], [15])",
+    ),
     ("_to_dtype", ">>> ember.ones(2)._to_dtype(ember.int32).tolist()\n[1, 1]"),
     ("bfloat16", ">>> ember.tensor([1.5]).bfloat16().dtype\nember.bfloat16"),
     ("bool", ">>> ember.tensor([1.5]).bool().dtype\nember.bool"),

@@ -99,6 +99,7 @@ NB_MODULE(_C, m) {
   py::init_special(m, cls);
   py::init_conv(m);
   py::init_linear(m);
+  py::init_dropout(m);
   py::init_optim(m);
   py::init_norm(m);
   py::init_loss(m);

@@ -106,6 +106,7 @@ void init_shared_memory(nb::module_& m, TensorClass& cls);
 void init_special(nb::module_& m, TensorClass& cls);
 void init_conv(nb::module_& m);
 void init_linear(nb::module_& m);
+void init_dropout(nb::module_& m);
 void init_norm(nb::module_& m);
 void init_loss(nb::module_& m);
 void init_rnn(nb::module_& m);

@@ -16,6 +16,7 @@
 #include "ember/iterator.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
+#include "philox_stream.h"
 
 namespace ember {
 
@@ -96,20 +97,7 @@ constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 using Block = std::array<uint32_t, 4>;
 
-struct Stream {
-  std::array<uint32_t, 2> key;
-  uint64_t counter;
-  Block block(uint64_t b) const {
-    const uint64_t c = counter + b;
-    return philox4x32_10({static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0, 0}, key);
-  }
-};
-
-Stream reserve_stream(Generator* gen, int64_t numel, int k) {
-  Generator& g = gen ? *gen : default_generator();
-  const Generator::Range r = g.reserve(static_cast<uint64_t>((numel + k - 1) / k));
-  return {{static_cast<uint32_t>(r.seed), static_cast<uint32_t>(r.seed >> 32)}, r.counter};
-}
+using Stream = PhiloxStream;
 
 // Uniform in [0, 1) from the top bits of one word (24 bits: exact in float) or two (53 bits).
 inline double u24(uint32_t r) { return static_cast<double>(r >> 8) * 0x1p-24; }

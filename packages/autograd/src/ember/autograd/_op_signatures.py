@@ -917,6 +917,16 @@ SIGNATURES = {
         ("ignore_index", "pos", "REQUIRED"),
         ("label_smoothing", "pos", "REQUIRED"),
     ),
+    "_nn_dropout": (
+        ("input", "pos", "REQUIRED"),
+        ("p", "pos", "REQUIRED"),
+        ("generator", "pos", None),
+    ),
+    "_nn_dropout_backward": (
+        ("grad_output", "pos", "REQUIRED"),
+        ("mask", "pos", "REQUIRED"),
+        ("p", "pos", "REQUIRED"),
+    ),
     "_nn_flash_attention": (
         ("query", "pos", "REQUIRED"),
         ("key", "pos", "REQUIRED"),

@@ -12,6 +12,7 @@ from ember.autograd._rule import Rule
 from ember.autograd.derivatives import (
     complex,
     conv,
+    dropout,
     elementwise,
     fft,
     index,
@@ -47,6 +48,7 @@ TABLES: tuple[dict[str, Rule], ...] = (
     linear.RULES,
     norm.RULES,
     loss.RULES,
+    dropout.RULES,
 )
 
 # Operators and aliases that mean an existing rule.

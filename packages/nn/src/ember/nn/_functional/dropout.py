@@ -1,7 +1,10 @@
 """Dropout functions of ``ember.nn.functional`` (torch 2.13 semantics).
 
-The mask is drawn with ``bernoulli_`` from ember's generator (so ``ember.manual_seed`` makes it
-reproducible) and pre-scaled, so the forward and the backward are one multiply each.
+Plain dropout of a contiguous floating-point tensor is one native pass each way
+(``_C._nn_dropout``: the keep bits come from ember's generator, so ``ember.manual_seed`` makes
+them reproducible, and are kept packed 8 per byte for the backward). The other forms (in place,
+feature and alpha dropout, strided inputs) draw a mask with ``bernoulli_`` and pre-scale it, so
+their forward and backward are one multiply each.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import warnings
 
 import ember
 from ember._tensor import Tensor
+from ember_core import _C
 
 __all__ = [
     "alpha_dropout",
@@ -51,6 +55,9 @@ def _dropout_impl(
         return input
     if p == 1.0:
         return _apply(input, ember.zeros([], dtype=input.dtype), None, inplace)
+    if not (alpha or feature or inplace) and input.is_floating_point() and input.is_contiguous():
+        out: Tensor = _C._nn_dropout(input, p)[0]
+        return out
     shape = _noise_shape(input, feature)
     noise = ember.empty(shape, dtype=input.dtype).bernoulli_(1.0 - p)
     if not alpha:

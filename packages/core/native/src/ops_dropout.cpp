@@ -1,0 +1,113 @@
+// dropout() / dropout_backward(): the keep bits come from the Philox stream, packed 8 per byte.
+#include <algorithm>
+#include <type_traits>
+
+#include "ember/errors.h"
+#include "ember/ops.h"
+#include "ember/ops/dropout.h"
+#include "ember/parallel.h"
+#include "philox_stream.h"
+
+namespace ember {
+namespace {
+
+template <typename T>
+constexpr bool is_floating_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// Bytes of mask per chunk: 16K elements, compute-bound (a Philox block per 4 of them).
+constexpr int64_t kGrainBytes = 2048;
+
+void check_p(double p, const char* op) {
+  EMBER_CHECK(p >= 0.0 && p < 1.0, RuntimeError, "[", op,
+              "] dropout probability must be in [0, 1), but got ", p);
+}
+
+void check_floating_input(const Tensor& t, const char* op, const char* what) {
+  EMBER_CHECK(is_floating(t.dtype()), NotImplementedError, "[", op, "] \"", op,
+              "\" not implemented for '", torch_type_name(t.dtype()), "' (", what,
+              " must be floating point, got ", dtype_name(t.dtype()), ")");
+}
+
+// The multiplier of element i: the scale where bit i is set, else 0 (a dropped NaN stays NaN,
+// as in torch's input * mask).
+template <typename C>
+inline C multiplier(const uint8_t* bits, int64_t i, C scale) {
+  return ((bits[i >> 3] >> (i & 7)) & 1) ? scale : C(0);
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen) {
+  const char* op = "nn_dropout";
+  check_p(p, op);
+  check_floating_input(input, op, "input");
+  const Tensor x = contiguous(input);
+  const int64_t n = x.numel();
+  Tensor out = Tensor::empty(x.sizes(), x.dtype());
+  Tensor mask = Tensor::empty({(n + 7) / 8}, ScalarType::UInt8);
+  const PhiloxStream stream = reserve_stream(gen, n, 4);
+  const double keep = 1.0 - p;
+  uint8_t* bits = mask.data<uint8_t>();
+  visit_dtype(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_floating_v<T>) {
+      using C = compute_t<T>;
+      const C scale = static_cast<C>(static_cast<T>(1.0 / keep));  // the mask's value in T
+      const T* in = x.data<T>();
+      T* o = out.data<T>();
+      parallel_for(0, (n + 7) / 8, kGrainBytes, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+          uint8_t byte = 0;
+          for (int half = 0; half < 2; ++half) {
+            const auto r = stream.block(static_cast<uint64_t>(2 * b + half));
+            for (int j = 0; j < 4; ++j) {
+              // Element i uses value i % 4 of block i / 4: bernoulli_'s draw, on a 2^-32 grid.
+              byte |= static_cast<uint8_t>((r[j] * 0x1p-32 < keep) << (4 * half + j));
+            }
+          }
+          const int64_t end = std::min<int64_t>(8 * b + 8, n);
+          if (end - 8 * b < 8) byte &= static_cast<uint8_t>((1u << (end - 8 * b)) - 1);  // tail: 0
+          bits[b] = byte;
+          for (int64_t i = 8 * b; i < end; ++i)
+            o[i] = static_cast<T>(static_cast<C>(in[i]) * multiplier(bits, i, scale));
+        }
+      });
+    }
+  });
+  return {out, mask};
+}
+
+Tensor dropout_backward(const Tensor& grad_output, const Tensor& mask, double p) {
+  const char* op = "nn_dropout_backward";
+  check_p(p, op);
+  check_floating_input(grad_output, op, "grad_output");
+  const int64_t n = grad_output.numel();
+  EMBER_CHECK(mask.dtype() == ScalarType::UInt8 && mask.dim() == 1 && mask.numel() == (n + 7) / 8,
+              RuntimeError, "[", op, "] expected a uint8 mask of ", (n + 7) / 8,
+              " bytes for a grad_output of ", n, " elements, got ", dtype_name(mask.dtype()),
+              " of shape ", mask.sizes());
+  const Tensor g = contiguous(grad_output);
+  const Tensor m = contiguous(mask);
+  Tensor out = Tensor::empty(g.sizes(), g.dtype());
+  const uint8_t* bits = m.data<uint8_t>();
+  visit_dtype(g.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_floating_v<T>) {
+      using C = compute_t<T>;
+      const C scale = static_cast<C>(static_cast<T>(1.0 / (1.0 - p)));
+      const T* in = g.data<T>();
+      T* o = out.data<T>();
+      parallel_for(0, (n + 7) / 8, kGrainBytes, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+          const int64_t end = std::min<int64_t>(8 * b + 8, n);
+          for (int64_t i = 8 * b; i < end; ++i)
+            o[i] = static_cast<T>(static_cast<C>(in[i]) * multiplier(bits, i, scale));
+        }
+      });
+    }
+  });
+  return out;
+}
+
+}  // namespace ember
