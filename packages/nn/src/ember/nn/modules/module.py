@@ -88,6 +88,13 @@ def _tensor_type_name(value: object) -> str:
     return type(value).__name__
 
 
+def _check_target(target: object, where: str) -> str:
+    # A dotted path; a missing name along it is torch's (documented) AttributeError.
+    if not isinstance(target, str):
+        raise TypeError(f"{where}(): argument 'target' must be str, not {type(target).__name__}")
+    return target
+
+
 def _check_name(kind: str, name: object, owner: Module) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
@@ -270,7 +277,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> type(seq.get_submodule("0")).__name__
             'Linear'
         """
-        if target == "":
+        if _check_target(target, "get_submodule") == "":
             return self
         mod: Module = self
         for item in target.split("."):
@@ -293,7 +300,7 @@ class Module(HooksMixin, StateDictMixin):
               (0): Identity()
             )
         """
-        if target == "":
+        if _check_target(target, "set_submodule") == "":
             raise ValueError("Cannot set the submodule without a target name!")
         *path, name = target.split(".")
         if not isinstance(module, Module):
@@ -312,7 +319,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> tuple(ember.nn.Linear(2, 3).get_parameter("weight").shape)
             (3, 2)
         """
-        module_path, _, param_name = target.rpartition(".")
+        module_path, _, param_name = _check_target(target, "get_parameter").rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, param_name):
             raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
@@ -330,7 +337,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> m.get_buffer("b")
             tensor([1.])
         """
-        module_path, _, buffer_name = target.rpartition(".")
+        module_path, _, buffer_name = _check_target(target, "get_buffer").rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, buffer_name):
             raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
@@ -574,6 +581,10 @@ class Module(HooksMixin, StateDictMixin):
         """
         if memo is None:
             memo = set()
+        elif not isinstance(memo, set):
+            raise TypeError(
+                f"named_modules(): argument 'memo' must be a set, not {type(memo).__name__}"
+            )
         if self in memo:
             return
         if remove_duplicate:
