@@ -56,9 +56,10 @@ def check_tensor_sequence(value: object, name: str, where: str) -> list[Any]:
     if isinstance(value, Tensor):
         return [value]
     try:
-        items = list(value)  # type: ignore[call-overload]
+        it = iter(value)  # type: ignore[call-overload]
     except TypeError:
         raise _refuse(where, name, value, "a Tensor or an iterable of Tensors") from None
+    items: list[Any] = list(it)
     for i, item in enumerate(items):
         if not isinstance(item, Tensor):
             raise TypeError(
