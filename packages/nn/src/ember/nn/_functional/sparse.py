@@ -12,7 +12,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.autograd import Function
-from ember.nn._functional._checks import check_optional_tensors, check_tensors
+from ember.nn._functional._checks import check_optional_tensors, check_tensor, check_tensors
 
 __all__ = ["embedding", "embedding_bag", "one_hot"]
 
@@ -42,8 +42,7 @@ class _EmbeddingLookup(Function):
 
 
 def _check_indices(fname: str, input: Tensor) -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_tensor(input, "input", fname)
     if input.dtype not in (ember.int64, ember.int32):
         raise RuntimeError(
             f"{fname}: Expected tensor for argument #1 'indices' to have one of the following "

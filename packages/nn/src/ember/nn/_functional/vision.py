@@ -18,7 +18,7 @@ import numpy as np
 
 import ember
 from ember._tensor import Tensor
-from ember.nn._functional._checks import check_tensors
+from ember.nn._functional._checks import check_tensor, check_tensors
 from ember.nn._functional._window import is_tensor
 from ember.nn._functional.pooling import (
     adaptive_avg_pool1d,
@@ -165,10 +165,7 @@ def _interpolate_impl(
     recompute_scale_factor: bool | None = None,
     antialias: bool = False,
 ) -> Any:
-    if not is_tensor(input):
-        raise TypeError(
-            f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}"
-        )
+    check_tensor(input, "input", "interpolate")
     if mode not in _MODES:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
