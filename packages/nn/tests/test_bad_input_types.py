@@ -176,6 +176,8 @@ CASES: list[tuple[str, Callable[[], Any], type[BaseException], tuple[str, ...]]]
         TypeError,
         ("named_modules()", "'memo'", "list"),
     ),
+    ("Module.type None", lambda: nn.Linear(2, 2).type(None), TypeError, ("must return a Tensor",)),
+    ("GroupNorm 0 groups", lambda: nn.GroupNorm(0, 3), ValueError, ("num_groups", "positive")),
     ("ParameterDict missing key", lambda: nn.ParameterDict()["x"], KeyError, ("'x'",)),
     ("ParameterDict attribute name", lambda: nn.ParameterDict()["training"], KeyError, ()),
     ("factory_kwargs", lambda: nn.factory_kwargs(3), TypeError, ("factory_kwargs()", "int")),

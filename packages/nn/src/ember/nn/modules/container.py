@@ -534,10 +534,10 @@ class ParameterDict(Module):
 
     def __setitem__(self, key: str, value: Any) -> None:
         attr = self._key_to_attr(key)
-        self._keys[key] = None
         if isinstance(value, Tensor) and not isinstance(value, Parameter):
             value = Parameter(value)
         setattr(self, attr, value)
+        self._keys[key] = None  # after setattr: a value it refuses leaves no key behind
 
     def __delitem__(self, key: str) -> None:
         del self._keys[key]

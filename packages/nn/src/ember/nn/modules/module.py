@@ -88,6 +88,14 @@ def _tensor_type_name(value: object) -> str:
     return type(value).__name__
 
 
+def _applied(fn: Callable[[Tensor], Tensor], t: Tensor) -> Tensor:
+    # A conversion that returns no tensor (Tensor.type(None) returns a name) changes nothing.
+    out = fn(t)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"_apply(): the function must return a Tensor, not {type(out).__name__}")
+    return out
+
+
 def _check_target(target: object, where: str) -> str:
     # A dotted path; a missing name along it is torch's (documented) AttributeError.
     if not isinstance(target, str):
@@ -699,7 +707,7 @@ class Module(HooksMixin, StateDictMixin):
             if param is None:
                 continue
             with no_grad():
-                param_applied = fn(param)
+                param_applied = _applied(fn, param)
             # As torch by default: the Parameter object stays (optimizers keep working), its data
             # changes.
             if param_applied is not param:
@@ -707,12 +715,12 @@ class Module(HooksMixin, StateDictMixin):
             grad = param.grad
             if grad is not None:
                 with no_grad():
-                    grad_applied = fn(grad)
+                    grad_applied = _applied(fn, grad)
                 if grad_applied is not grad:
                     ember.nn.parameter._native(grad)._set_data(grad_applied.detach())
         for key, buf in self._buffers.items():
             if buf is not None:
-                self._buffers[key] = fn(buf)
+                self._buffers[key] = _applied(fn, buf)
         return self
 
     def to(self: T, *args: Any, **kwargs: Any) -> T:
