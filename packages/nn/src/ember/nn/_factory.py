@@ -14,6 +14,10 @@ def factory_kwargs(kwargs: dict[str, Any] | None) -> dict[str, Any]:
     """
     if kwargs is None:
         return {}
+    if not isinstance(kwargs, dict):
+        raise TypeError(
+            f"factory_kwargs(): argument 'kwargs' must be a dict, not {type(kwargs).__name__}"
+        )
     simple_keys = {"device", "dtype", "memory_format"}
     expected_keys = simple_keys | {"factory_kwargs"}
     if not kwargs.keys() <= expected_keys:

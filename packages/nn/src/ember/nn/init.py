@@ -242,6 +242,8 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 
 def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    if not isinstance(mode, str):
+        raise TypeError(f"[nn.init] mode must be 'fan_in' or 'fan_out', got {type(mode).__name__}")
     mode = mode.lower()
     valid = ["fan_in", "fan_out"]
     if mode not in valid:

@@ -140,6 +140,8 @@ def _gather_state(
 
 
 def _check_lr(lr: Any) -> None:
+    if isinstance(lr, bool) or not isinstance(lr, (int, float, Tensor)):
+        raise TypeError(f"Invalid learning rate: {lr!r} (a float or a 1-element Tensor is needed)")
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
     if not _to_scalar(lr) >= 0.0:
@@ -247,6 +249,11 @@ class Optimizer:
     """
 
     def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
+        if not isinstance(defaults, dict):
+            raise TypeError(
+                f"{type(self).__name__}(): argument 'defaults' must be a dict of "
+                f"hyperparameters, not {_typename(defaults)}"
+            )
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict[int, OptimizerPreHook] = OrderedDict()
         self._optimizer_step_post_hooks: OrderedDict[int, OptimizerPostHook] = OrderedDict()
@@ -461,6 +468,11 @@ class Optimizer:
 
     def load_state_dict(self, state_dict: StateDict) -> None:
         """Loads a state made by :meth:`state_dict` (groups must match in number and sizes)."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                f"load_state_dict(): argument 'state_dict' must be a dict, not "
+                f"{_typename(state_dict)}"
+            )
         state_dict = state_dict.copy()
         for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
             result = pre_hook(self, state_dict)

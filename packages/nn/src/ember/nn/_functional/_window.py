@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor
 
 IntOrTuple = int | Sequence[int]
 
@@ -34,8 +35,7 @@ def ntuple(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
 
 def batched(input: Any, d: int, op: str) -> tuple[Any, bool]:
     """``input`` as [N, C, *spatial] (d spatial dims), and whether it came unbatched."""
-    if not is_tensor(input):
-        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_tensor(input, "input", op)
     if input.dim() == d + 2:
         return input, False
     if input.dim() == d + 1:

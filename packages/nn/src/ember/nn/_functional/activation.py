@@ -12,6 +12,7 @@ from typing import cast
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor
 
 from ._fused import GeluFn
 
@@ -58,12 +59,6 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _check_tensor(name: str, input: object) -> Tensor:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
-    return input
-
-
 def _source(input: Tensor, inplace: bool) -> Tensor:
     # An in-place variant computes from a copy when autograd may save the input for backward,
     # so writing the result back does not invalidate it.
@@ -88,7 +83,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 
 def _threshold(input: Tensor, limit: float, value: float, inplace: bool) -> Tensor:
-    _check_tensor("threshold", input)
+    check_tensor(input, "input", "threshold")
     src = _source(input, inplace)
     return _write_back(input, ember.where(src > limit, src, value), inplace)
 
@@ -105,7 +100,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.relu(ember.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
-    _check_tensor("relu", input)
+    check_tensor(input, "input", "relu")
     if inplace:
         return input.relu_()
     return ember.relu(input)
@@ -125,7 +120,7 @@ def hardtanh(
         >>> F.hardtanh(ember.tensor([-3.0, 0.5]))
         tensor([-1.0000,  0.5000])
     """
-    _check_tensor("hardtanh", input)
+    check_tensor(input, "input", "hardtanh")
     if min_val > max_val:
         raise ValueError("hardtanh(): min_val cannot be greater than max_val")
     if inplace:
@@ -145,7 +140,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.relu6(ember.tensor([-1.0, 7.0]))
         tensor([0., 6.])
     """
-    _check_tensor("relu6", input)
+    check_tensor(input, "input", "relu6")
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
@@ -156,7 +151,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         >>> F.elu(ember.tensor([-1.0, 2.0]))
         tensor([-0.6321,  2.0000])
     """
-    _check_tensor("elu", input)
+    check_tensor(input, "input", "elu")
     src = _source(input, inplace)
     neg = ember.expm1(src.clamp(max=0.0)) * alpha
     return _write_back(input, ember.where(src > 0, src, neg), inplace)
@@ -174,7 +169,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.selu(ember.tensor([1.0]))
         tensor([1.0507])
     """
-    _check_tensor("selu", input)
+    check_tensor(input, "input", "selu")
     src = _source(input, inplace)
     return _write_back(input, elu(src, _SELU_ALPHA) * _SELU_SCALE, inplace)
 
@@ -191,7 +186,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         >>> F.celu(ember.tensor([-1.0, 2.0]), alpha=2.0)
         tensor([-0.7869,  2.0000])
     """
-    _check_tensor("celu", input)
+    check_tensor(input, "input", "celu")
     src = _source(input, inplace)
     if alpha == 0:
         raise RuntimeError("celu(): ZeroDivisionError: alpha must not be 0")
@@ -211,7 +206,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
         >>> F.leaky_relu(ember.tensor([-1.0, 2.0]), 0.1)
         tensor([-0.1000,  2.0000])
     """
-    _check_tensor("leaky_relu", input)
+    check_tensor(input, "input", "leaky_relu")
     src = _source(input, inplace)
     return _write_back(input, ember.where(src > 0, src, src * negative_slope), inplace)
 
@@ -228,8 +223,8 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         >>> F.prelu(ember.tensor([[-1.0, 2.0]]), ember.tensor([0.25]))
         tensor([[-0.2500,  2.0000]])
     """
-    _check_tensor("prelu", input)
-    _check_tensor("prelu", weight)
+    check_tensor(input, "input", "prelu")
+    check_tensor(weight, "weight", "prelu")
     if weight.dim() > 1:
         raise RuntimeError(
             f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}"
@@ -264,7 +259,7 @@ def rrelu(
         >>> F.rrelu(ember.tensor([-1.0, 2.0]))
         tensor([-0.2292,  2.0000])
     """
-    _check_tensor("rrelu", input)
+    check_tensor(input, "input", "rrelu")
     src = _source(input, inplace)
     if lower > upper:
         raise RuntimeError(
@@ -293,7 +288,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         >>> F.glu(ember.tensor([1.0, 0.0]))
         tensor([0.5000])
     """
-    _check_tensor("glu", input)
+    check_tensor(input, "input", "glu")
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = dim if dim >= 0 else dim + input.dim()
@@ -316,7 +311,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         >>> F.gelu(ember.tensor([1.0]))
         tensor([0.8413])
     """
-    _check_tensor("gelu", input)
+    check_tensor(input, "input", "gelu")
     if approximate in ("none", "tanh"):
         return cast(Tensor, GeluFn.apply(input, approximate))
     raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
@@ -329,7 +324,7 @@ def logsigmoid(input: Tensor) -> Tensor:
         >>> F.logsigmoid(ember.tensor([0.0]))
         tensor([-0.6931])
     """
-    _check_tensor("logsigmoid", input)
+    check_tensor(input, "input", "logsigmoid")
     return input.clamp(max=0.0) - ember.log1p(ember.exp(-input.abs()))
 
 
@@ -340,7 +335,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         >>> F.hardshrink(ember.tensor([0.2, -1.0]))
         tensor([ 0., -1.])
     """
-    _check_tensor("hardshrink", input)
+    check_tensor(input, "input", "hardshrink")
     return ember.where(input.abs() > lambd, input, 0.0)
 
 
@@ -351,7 +346,7 @@ def tanhshrink(input: Tensor) -> Tensor:
         >>> F.tanhshrink(ember.tensor([0.0]))
         tensor([0.])
     """
-    _check_tensor("tanhshrink", input)
+    check_tensor(input, "input", "tanhshrink")
     return input - ember.tanh(input)
 
 
@@ -362,7 +357,7 @@ def softsign(input: Tensor) -> Tensor:
         >>> F.softsign(ember.tensor([1.0]))
         tensor([0.5000])
     """
-    _check_tensor("softsign", input)
+    check_tensor(input, "input", "softsign")
     return input / (input.abs() + 1.0)
 
 
@@ -373,7 +368,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
         >>> F.softplus(ember.tensor([0.0]))
         tensor([0.6931])
     """
-    _check_tensor("softplus", input)
+    check_tensor(input, "input", "softplus")
     scaled = input * beta if beta != 1 else input
     soft = ember.log1p(ember.exp(scaled.clamp(max=threshold)))
     if beta != 1:
@@ -388,7 +383,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         >>> F.softshrink(ember.tensor([1.0, 0.2]))
         tensor([0.5000, 0.0000])
     """
-    _check_tensor("softshrink", input)
+    check_tensor(input, "input", "softshrink")
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     return input - input.clamp(-lambd, lambd)
@@ -401,7 +396,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.hardsigmoid(ember.tensor([0.0]))
         tensor([0.5000])
     """
-    _check_tensor("hardsigmoid", input)
+    check_tensor(input, "input", "hardsigmoid")
     src = _source(input, inplace)
     return _write_back(input, (src * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
 
@@ -413,7 +408,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.hardswish(ember.tensor([1.0]))
         tensor([0.6667])
     """
-    _check_tensor("hardswish", input)
+    check_tensor(input, "input", "hardswish")
     src = _source(input, inplace)
     return _write_back(input, src * (src * (1.0 / 6.0) + 0.5).clamp(0.0, 1.0), inplace)
 
@@ -425,7 +420,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.silu(ember.tensor([0.0]))
         tensor([0.])
     """
-    _check_tensor("silu", input)
+    check_tensor(input, "input", "silu")
     src = _source(input, inplace)
     return _write_back(input, src * ember.sigmoid(src), inplace)
 
@@ -437,7 +432,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.mish(ember.tensor([0.0]))
         tensor([0.])
     """
-    _check_tensor("mish", input)
+    check_tensor(input, "input", "mish")
     src = _source(input, inplace)
     return _write_back(input, src * ember.tanh(softplus(src)), inplace)
 
@@ -449,7 +444,7 @@ def sigmoid(input: Tensor) -> Tensor:
         >>> F.sigmoid(ember.tensor([0.0]))
         tensor([0.5000])
     """
-    return ember.sigmoid(_check_tensor("sigmoid", input))
+    return ember.sigmoid(check_tensor(input, "input", "sigmoid"))
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -459,7 +454,7 @@ def tanh(input: Tensor) -> Tensor:
         >>> F.tanh(ember.tensor([0.0]))
         tensor([0.])
     """
-    return ember.tanh(_check_tensor("tanh", input))
+    return ember.tanh(check_tensor(input, "input", "tanh"))
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -483,7 +478,7 @@ def softmax(
         >>> F.softmax(ember.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
-    _check_tensor("softmax", input)
+    check_tensor(input, "input", "softmax")
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return ember.softmax(input, dim, dtype=dtype)
@@ -501,7 +496,7 @@ def softmin(
         >>> F.softmin(ember.tensor([0.0, 0.0]), dim=0)
         tensor([0.5000, 0.5000])
     """
-    _check_tensor("softmin", input)
+    check_tensor(input, "input", "softmin")
     if dim is None:
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     if dtype is not None:
@@ -521,7 +516,7 @@ def log_softmax(
         >>> F.log_softmax(ember.tensor([0.0, 0.0]), dim=0)
         tensor([-0.6931, -0.6931])
     """
-    _check_tensor("log_softmax", input)
+    check_tensor(input, "input", "log_softmax")
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return ember.log_softmax(input, dim, dtype=dtype)
@@ -537,7 +532,7 @@ def gumbel_softmax(
         >>> F.gumbel_softmax(ember.randn(2, 5), tau=0.5, hard=True).sum(-1)
         tensor([1., 1.])
     """
-    _check_tensor("gumbel_softmax", logits)
+    check_tensor(logits, "logits", "gumbel_softmax")
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     gumbels = -ember.empty_like(logits).exponential_().log()

@@ -16,6 +16,7 @@ import ember
 from ember._tensor import Tensor
 from ember.autograd import Function
 from ember.autograd.function import once_differentiable
+from ember.nn._functional._checks import AssertionValueError, check_optional_tensors, check_tensors
 from ember.nn._functional.dropout import dropout
 from ember.nn._functional.linear import linear
 from ember_core import _C
@@ -301,7 +302,7 @@ def _mask_to_float(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:
     if mask is None:
         return None
     if mask.dtype != ember.bool and not mask.is_floating_point():
-        raise AssertionError(f"only bool and floating types of {name} are supported")
+        raise AssertionValueError(f"only bool and floating types of {name} are supported")
     if mask.dtype == ember.bool:
         additive: Tensor = ember.zeros(tuple(mask.size()), dtype=dtype)
         additive.masked_fill_(mask, float("-inf"))
@@ -324,32 +325,32 @@ def _mha_shape_check(
     num_heads: int,
 ) -> bool:
     if query.dim() not in (2, 3):
-        raise AssertionError(
+        raise AssertionValueError(
             "query should be unbatched 2D or batched 3D tensor but received "
             f"{query.dim()}-D query tensor"
         )
     batched: bool = query.dim() == 3
     kind = "batched (3-D)" if batched else "unbatched (2-D)"
     if key.dim() != query.dim() or value.dim() != query.dim():
-        raise AssertionError(
+        raise AssertionValueError(
             f"For {kind} `query`, expected `key` and `value` to be {query.dim()}-D but found "
             f"{key.dim()}-D and {value.dim()}-D tensors respectively"
         )
     if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
-        raise AssertionError(
+        raise AssertionValueError(
             f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
             f"{query.dim() - 1}-D but found {key_padding_mask.dim()}-D tensor instead"
         )
     if attn_mask is not None:
         if attn_mask.dim() not in (2, 3):
-            raise AssertionError(
+            raise AssertionValueError(
                 f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
                 f"{attn_mask.dim()}-D tensor instead"
             )
         if not batched and attn_mask.dim() == 3:
             expected = (num_heads, query.size()[0], key.size()[0])
             if tuple(attn_mask.size()) != expected:
-                raise AssertionError(
+                raise AssertionValueError(
                     f"Expected `attn_mask` shape to be {expected} but got {tuple(attn_mask.size())}"
                 )
     return batched
@@ -410,6 +411,23 @@ def multi_head_attention_forward(
         >>> out.size(), attn.size()
         (ember.Size([5, 2, 8]), ember.Size([2, 5, 5]))
     """
+    check_tensors("multi_head_attention_forward", query=query, key=key, value=value)
+    check_optional_tensors(
+        "multi_head_attention_forward",
+        in_proj_weight=in_proj_weight,
+        in_proj_bias=in_proj_bias,
+        bias_k=bias_k,
+        bias_v=bias_v,
+        out_proj_weight=out_proj_weight,
+        out_proj_bias=out_proj_bias,
+        key_padding_mask=key_padding_mask,
+        attn_mask=attn_mask,
+        q_proj_weight=q_proj_weight,
+        k_proj_weight=k_proj_weight,
+        v_proj_weight=v_proj_weight,
+        static_k=static_k,
+        static_v=static_v,
+    )
     batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -429,20 +447,20 @@ def multi_head_attention_forward(
         if key_padding_mask is not None:
             is_causal = False
     if embed_dim != embed_dim_to_check:
-        raise AssertionError(
+        raise AssertionValueError(
             f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}"
         )
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
-        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+        raise AssertionValueError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
     if use_separate_proj_weight:
         if tuple(key.size()[:2]) != tuple(value.size()[:2]):
-            raise AssertionError(
+            raise AssertionValueError(
                 f"key's sequence and batch dims {tuple(key.size()[:2])} do not match value's "
                 f"{tuple(value.size()[:2])}"
             )
         if q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
-            raise AssertionError(
+            raise AssertionValueError(
                 "use_separate_proj_weight is True but q_proj_weight, k_proj_weight or "
                 "v_proj_weight is None"
             )
@@ -456,11 +474,13 @@ def multi_head_attention_forward(
         )
     else:
         if tuple(key.size()) != tuple(value.size()):
-            raise AssertionError(
+            raise AssertionValueError(
                 f"key shape {tuple(key.size())} does not match value shape {tuple(value.size())}"
             )
         if in_proj_weight is None:
-            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+            raise AssertionValueError(
+                "use_separate_proj_weight is False but in_proj_weight is None"
+            )
         if query is key and key is value:
             # Self-attention: one GEMM for q, k and v together.
             q, k, v = _linear(query, in_proj_weight, in_proj_bias).chunk(3, dim=-1)
@@ -488,7 +508,7 @@ def multi_head_attention_forward(
             )
     if bias_k is not None and bias_v is not None:
         if static_k is not None or static_v is not None:
-            raise AssertionError("bias cannot be added to static key or value.")
+            raise AssertionValueError("bias cannot be added to static key or value.")
         k = ember.cat([k, bias_k.repeat(1, bsz, 1)])
         v = ember.cat([v, bias_v.repeat(1, bsz, 1)])
         if attn_mask is not None:
@@ -496,7 +516,7 @@ def multi_head_attention_forward(
         if key_padding_mask is not None:
             key_padding_mask = _append_column(key_padding_mask)
     elif bias_k is not None or bias_v is not None:
-        raise AssertionError("bias_k and bias_v must both be set or both be None")
+        raise AssertionValueError("bias_k and bias_v must both be set or both be None")
     q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = _heads(k, static_k, bsz * num_heads, head_dim, "static_k")
     v = _heads(v, static_v, bsz * num_heads, head_dim, "static_v")
@@ -511,7 +531,7 @@ def multi_head_attention_forward(
     src_len = k.size()[1]
     if key_padding_mask is not None:
         if tuple(key_padding_mask.size()) != (bsz, src_len):
-            raise AssertionError(
+            raise AssertionValueError(
                 f"Expected key_padding_mask of shape {(bsz, src_len)}, got "
                 f"{tuple(key_padding_mask.size())}"
             )
@@ -557,7 +577,7 @@ def _heads(t: Tensor, static: Tensor | None, rows: int, head_dim: int, name: str
         split: Tensor = t.reshape(t.size()[0], rows, head_dim).transpose(0, 1)
         return split
     if static.size()[0] != rows or static.size()[2] != head_dim:
-        raise AssertionError(
+        raise AssertionValueError(
             f"expecting {name} of shape ({rows}, S, {head_dim}), but got {tuple(static.size())}"
         )
     return static

@@ -13,17 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from ember._tensor import Tensor
-from ember.nn._functional._window import IntOrTuple, batched, fmt, is_tensor, ntuple
+from ember.nn._functional._checks import check_tensor
+from ember.nn._functional._window import IntOrTuple, batched, fmt, ntuple
 from ember_core import _C
 
 PaddingArg = IntOrTuple | str
 
 
 def _check_common(input: Any, weight: Any, bias: Any, d: int, op: str) -> tuple[Any, bool]:
-    if not is_tensor(weight):
-        raise TypeError(f"{op}(): argument 'weight' must be Tensor, not {type(weight).__name__}")
-    if not is_tensor(input):
-        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_tensor(weight, "weight", op)
+    check_tensor(input, "input", op)
     if input.dim() not in (d + 1, d + 2):
         raise RuntimeError(
             f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {op}, but got input "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensors
 
 __all__ = ["cosine_similarity", "pairwise_distance", "pdist"]
 
@@ -17,6 +18,7 @@ def pairwise_distance(
         >>> F.pairwise_distance(ember.tensor([[3.0, 0.0]]), ember.tensor([[0.0, 4.0]]))
         tensor([5.])
     """
+    check_tensors("pairwise_distance", x1=x1, x2=x2)
     for name, t in (("x1", x1), ("x2", x2)):
         if not isinstance(t, Tensor):
             raise TypeError(f"pairwise_distance(): argument '{name}' must be Tensor")
@@ -41,6 +43,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         >>> F.cosine_similarity(ember.tensor([[1.0, 0.0]]), ember.tensor([[1.0, 1.0]]))
         tensor([0.7071])
     """
+    check_tensors("cosine_similarity", x1=x1, x2=x2)
     try:
         shape = ember.broadcast_shapes(x1.shape, x2.shape)
     except RuntimeError as exc:
@@ -66,6 +69,7 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
         >>> F.pdist(ember.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 4.0]]))
         tensor([5., 4., 3.])
     """
+    check_tensors("pdist", input=input)
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
     if p < 0:

@@ -13,6 +13,7 @@ import warnings
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor
 from ember_core import _C
 
 __all__ = [
@@ -50,6 +51,9 @@ def _noise_shape(input: Tensor, feature: bool) -> list[int]:
 def _dropout_impl(
     input: Tensor, p: float, training: bool, inplace: bool, feature: bool, alpha: bool
 ) -> Tensor:
+    check_tensor(
+        input, "input", ("feature_" if feature else "") + ("alpha_dropout" if alpha else "dropout")
+    )
     _check_p(p)
     if not training or p == 0.0 or input.numel() == 0:
         return input
@@ -123,6 +127,7 @@ def dropout1d(
         >>> F.dropout1d(ember.ones(2, 3), training=False).shape
         ember.Size([2, 3])
     """
+    check_tensor(input, "input", "dropout1d")
     _check_p(p)
     if input.dim() not in (2, 3):
         raise RuntimeError(
@@ -143,6 +148,7 @@ def dropout2d(
         >>> F.dropout2d(ember.ones(1, 2, 2, 2), training=False).shape
         ember.Size([1, 2, 2, 2])
     """
+    check_tensor(input, "input", "dropout2d")
     _check_p(p)
     ndim = input.dim()
     if ndim not in (3, 4):
@@ -177,6 +183,7 @@ def dropout3d(
         >>> F.dropout3d(ember.ones(2, 1, 1, 1), training=False).shape
         ember.Size([2, 1, 1, 1])
     """
+    check_tensor(input, "input", "dropout3d")
     _check_p(p)
     ndim = input.dim()
     if ndim not in (4, 5):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_optional_tensors, check_tensors
 from ember_core import _C
 
 __all__ = ["bilinear", "linear"]
@@ -17,6 +18,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         >>> ember.nn.functional.linear(ember.ones(2, 3), ember.ones(4, 3)).shape
         ember.Size([2, 4])
     """
+    # The hottest layer: two isinstance checks inline, the message only when one fails.
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or not (
+        bias is None or isinstance(bias, Tensor)
+    ):
+        check_tensors("linear", input=input, weight=weight)
+        check_optional_tensors("linear", bias=bias)
     input_: Any = input
     w: Any = weight
     out: Tensor = _linear(input_, w, bias)
@@ -45,6 +52,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         >>> F.bilinear(ember.ones(2, 3), ember.ones(2, 4), ember.ones(5, 3, 4)).shape
         ember.Size([2, 5])
     """
+    check_tensors("bilinear", input1=input1, input2=input2, weight=weight)
+    check_optional_tensors("bilinear", bias=bias)
     x1: Any = input1
     x2: Any = input2
     w: Any = weight

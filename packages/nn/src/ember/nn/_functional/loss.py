@@ -15,6 +15,7 @@ from typing import cast
 import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_optional_tensors, check_tensors
 from ember_core import _C
 
 from . import _reduction
@@ -84,6 +85,8 @@ def mse_loss(
         >>> F.mse_loss(ember.tensor([1.0, 2.0]), ember.tensor([0.0, 0.0]))
         tensor(2.5000)
     """
+    check_tensors("mse_loss", input=input, target=target)
+    check_optional_tensors("mse_loss", weight=weight)
     _size_warning(input, target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     diff = input - target
@@ -104,6 +107,8 @@ def l1_loss(
         >>> F.l1_loss(ember.tensor([1.0, -2.0]), ember.tensor([0.0, 0.0]))
         tensor(1.5000)
     """
+    check_tensors("l1_loss", input=input, target=target)
+    check_optional_tensors("l1_loss", weight=weight)
     _size_warning(input, target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     return _weighted((input - target).abs(), weight, input, reduction)
@@ -130,6 +135,7 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(ember.tensor([0.5, 3.0]), ember.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
+    check_tensors("smooth_l1_loss", input=input, target=target)
     _size_warning(input, target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if beta < 0:
@@ -153,6 +159,8 @@ def huber_loss(
         >>> F.huber_loss(ember.tensor([0.5, 3.0]), ember.tensor([0.0, 0.0]))
         tensor(1.3125)
     """
+    check_tensors("huber_loss", input=input, target=target)
+    check_optional_tensors("huber_loss", weight=weight)
     _size_warning(input, target)
     _reduction.check(reduction)
     if delta <= 0:
@@ -272,6 +280,8 @@ def nll_loss(
         >>> F.nll_loss(ember.tensor([[-1.0, -2.0]]), ember.tensor([1]))
         tensor(2.)
     """
+    check_tensors("nll_loss", input=input, target=target)
+    check_optional_tensors("nll_loss", weight=weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     _check_index_target("nll_loss", input, target)
     x, t, unbatched = _batched(input, target)
@@ -298,6 +308,8 @@ def cross_entropy(
         >>> F.cross_entropy(ember.tensor([[0.0, 0.0]]), ember.tensor([1]))
         tensor(0.6931)
     """
+    check_tensors("cross_entropy", input=input, target=target)
+    check_optional_tensors("cross_entropy", weight=weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -360,6 +372,8 @@ def binary_cross_entropy(
         >>> F.binary_cross_entropy(ember.tensor([0.5]), ember.tensor([1.0]))
         tensor(0.6931)
     """
+    check_tensors("binary_cross_entropy", input=input, target=target)
+    check_optional_tensors("binary_cross_entropy", weight=weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(
@@ -416,6 +430,8 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(ember.tensor([0.0]), ember.tensor([1.0]))
         tensor(0.6931)
     """
+    check_tensors("binary_cross_entropy_with_logits", input=input, target=target)
+    check_optional_tensors("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(
@@ -453,6 +469,7 @@ def kl_div(
         >>> F.kl_div(q.log(), q, reduction="batchmean")
         tensor(0.)
     """
+    check_tensors("kl_div", input=input, target=target)
     if size_average is not None or reduce is not None:
         reduction = _reduction.legacy_get_string(size_average, reduce)
     elif reduction == "mean":
@@ -491,6 +508,7 @@ def poisson_nll_loss(
         >>> F.poisson_nll_loss(ember.tensor([0.0]), ember.tensor([1.0]))
         tensor(1.)
     """
+    check_tensors("poisson_nll_loss", input=input, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if log_input:
         loss = ember.exp(input) - target * input
@@ -516,6 +534,11 @@ def gaussian_nll_loss(
         >>> F.gaussian_nll_loss(ember.tensor([0.0]), ember.tensor([0.0]), ember.tensor([1.0]))
         tensor(0.)
     """
+    check_tensors("gaussian_nll_loss", input=input, target=target)
+    if not isinstance(var, (Tensor, int, float)):
+        raise TypeError(
+            f"gaussian_nll_loss(): argument 'var' must be Tensor or float, not {type(var).__name__}"
+        )
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")

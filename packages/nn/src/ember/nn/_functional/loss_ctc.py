@@ -14,6 +14,7 @@ from typing import Any
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensors
 
 from . import _reduction
 
@@ -48,6 +49,7 @@ def ctc_loss(
         >>> F.ctc_loss(lp, ember.tensor([[1, 2]]), [5], [2]).dim()
         0
     """
+    check_tensors("ctc_loss", log_probs=log_probs, targets=targets)
     _reduction.check(reduction)
     unbatched = log_probs.dim() == 2
     lp: Any = log_probs.unsqueeze(1) if unbatched else log_probs

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_optional_tensors, check_tensors
 
 from . import _reduction
 from .activation import logsigmoid, softplus
@@ -40,6 +41,7 @@ def cosine_embedding_loss(
         ...                         ember.tensor([1.0]))
         tensor(0.)
     """
+    check_tensors("cosine_embedding_loss", input1=input1, input2=input2, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() not in (1, 2):
         raise RuntimeError(
@@ -76,6 +78,7 @@ def margin_ranking_loss(
         >>> F.margin_ranking_loss(ember.tensor([1.0]), ember.tensor([2.0]), ember.tensor([1.0]))
         tensor(1.)
     """
+    check_tensors("margin_ranking_loss", input1=input1, input2=input2, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if not input1.dim() == input2.dim() == target.dim():
         raise RuntimeError(
@@ -100,6 +103,7 @@ def hinge_embedding_loss(
         >>> F.hinge_embedding_loss(ember.tensor([0.3, 2.0]), ember.tensor([-1.0, 1.0]))
         tensor(1.3500)
     """
+    check_tensors("hinge_embedding_loss", input=input, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     margin_part = ember.where(target != 1, (margin - input).clamp(min=0.0), 0.0)
     self_part = ember.where(target != -1, input, 0.0)
@@ -119,6 +123,7 @@ def soft_margin_loss(
         >>> F.soft_margin_loss(ember.tensor([0.0]), ember.tensor([1.0]))
         tensor(0.6931)
     """
+    check_tensors("soft_margin_loss", input=input, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     return _reduction.apply(softplus(-target * input), reduction)
 
@@ -137,6 +142,8 @@ def multilabel_soft_margin_loss(
         >>> F.multilabel_soft_margin_loss(ember.tensor([[0.0, 0.0]]), ember.tensor([[1.0, 0.0]]))
         tensor(0.6931)
     """
+    check_tensors("multilabel_soft_margin_loss", input=input, target=target)
+    check_optional_tensors("multilabel_soft_margin_loss", weight=weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
@@ -175,6 +182,8 @@ def multi_margin_loss(
         >>> F.multi_margin_loss(ember.tensor([[0.1, 0.2, 0.4, 0.8]]), ember.tensor([3]))
         tensor(0.3250)
     """
+    check_tensors("multi_margin_loss", input=input, target=target)
+    check_optional_tensors("multi_margin_loss", weight=weight)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
@@ -217,6 +226,7 @@ def multilabel_margin_loss(
         ...                          ember.tensor([[3, 0, -1, 1]]))
         tensor(0.8500)
     """
+    check_tensors("multilabel_margin_loss", input=input, target=target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     x, t, unbatched = _batched_index_input("multilabel_margin_loss", input, target, 1)
     if t.shape != x.shape:
@@ -261,6 +271,7 @@ def triplet_margin_loss(
         >>> F.triplet_margin_loss(a, a, a + 3.0)
         tensor(0.)
     """
+    check_tensors("triplet_margin_loss", anchor=anchor, positive=positive, negative=negative)
     reduction = _reduction.resolve(size_average, reduce, reduction)
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if not dims[0] == dims[1] == dims[2] or dims[0] not in (1, 2):
@@ -293,6 +304,9 @@ def triplet_margin_with_distance_loss(
         >>> F.triplet_margin_with_distance_loss(a, a, a + 3.0)
         tensor(0.)
     """
+    check_tensors(
+        "triplet_margin_with_distance_loss", anchor=anchor, positive=positive, negative=negative
+    )
     _reduction.check(reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")

@@ -18,6 +18,7 @@ import ember
 from ember._dtype import finfo
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_optional_tensors, check_tensors
 from ember_core import _C
 
 __all__ = [
@@ -111,6 +112,10 @@ def batch_norm(
         tensor([[-1.0000],
                 [ 1.0000]])
     """
+    check_tensors("batch_norm", input=input)
+    check_optional_tensors(
+        "batch_norm", running_mean=running_mean, running_var=running_var, weight=weight, bias=bias
+    )
     if input.dim() < 2:
         raise ValueError(
             f"batch_norm: expected input with at least 2 dimensions (N, C, ...), got shape "
@@ -159,6 +164,14 @@ def instance_norm(
         >>> F.instance_norm(ember.tensor([[[1.0, 3.0]]]))
         tensor([[[-1.0000,  1.0000]]])
     """
+    check_tensors("instance_norm", input=input)
+    check_optional_tensors(
+        "instance_norm",
+        running_mean=running_mean,
+        running_var=running_var,
+        weight=weight,
+        bias=bias,
+    )
     if input.dim() < 3:
         raise ValueError(
             f"instance_norm: expected input with at least 3 dimensions (N, C, ...), got shape "
@@ -238,6 +251,8 @@ def layer_norm(
         >>> F.layer_norm(ember.tensor([[1.0, 3.0]]), [2])
         tensor([[-1.0000,  1.0000]])
     """
+    check_tensors("layer_norm", input=input)
+    check_optional_tensors("layer_norm", weight=weight, bias=bias)
     dims = _normalized_dims("layer_norm", input, normalized_shape)
     shape = list(input.size()[input.dim() - len(dims) :])
     _check_affine("layer_norm", "weight", weight, shape)
@@ -261,6 +276,8 @@ def rms_norm(
         >>> F.rms_norm(ember.tensor([[3.0, 4.0]]), [2])
         tensor([[0.8485, 1.1314]])
     """
+    check_tensors("rms_norm", input=input)
+    check_optional_tensors("rms_norm", weight=weight)
     dims = _normalized_dims("rms_norm", input, normalized_shape)
     shape = list(input.size()[input.dim() - len(dims) :])
     _check_affine("rms_norm", "weight", weight, shape)
@@ -287,6 +304,8 @@ def group_norm(
         tensor([[[-1.0000],
                  [ 1.0000]]])
     """
+    check_tensors("group_norm", input=input)
+    check_optional_tensors("group_norm", weight=weight, bias=bias)
     if input.dim() < 2:
         raise RuntimeError(
             f"group_norm: expected input of at least 2 dimensions, got shape {list(input.size())}"
@@ -325,6 +344,7 @@ def local_response_norm(
         >>> F.local_response_norm(ember.ones(1, 3, 1), size=2).shape
         ember.Size([1, 3, 1])
     """
+    check_tensors("local_response_norm", input=input)
     if input.dim() < 3:
         raise ValueError(
             f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)"
@@ -361,6 +381,8 @@ def normalize(
         >>> F.normalize(ember.tensor([[3.0, 4.0]]))
         tensor([[0.6000, 0.8000]])
     """
+    check_tensors("normalize", input=input)
+    check_optional_tensors("normalize", out=out)
     denom = ember.linalg.vector_norm(input, p, dim=dim, keepdim=True).clamp(min=eps)
     result = input / denom
     if out is not None:

@@ -14,7 +14,7 @@ import numpy as np
 
 import ember
 from ember._tensor import Tensor
-from ember.nn._functional._window import is_tensor
+from ember.nn._functional._checks import check_tensor
 
 _MODES = ("constant", "reflect", "replicate", "circular")
 _SUPPORTED = (
@@ -88,8 +88,7 @@ def pad(
 def _pad_impl(
     input: Any, pad: Sequence[int], mode: str = "constant", value: float | None = None
 ) -> Any:
-    if not is_tensor(input):
-        raise TypeError(f"pad(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_tensor(input, "input", "pad")
     amounts = tuple(int(v) for v in pad)
     if len(amounts) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")

@@ -18,6 +18,7 @@ import numpy as np
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensors
 from ember.nn._functional._window import IntOrTuple, batched, float_only, is_tensor, ntuple
 from ember_core import _C
 
@@ -346,6 +347,9 @@ def _lp_pool(
     d: int,
 ) -> Any:
     # torch's formula: (sum over the window of x^p)^(1/p), through avg_pool times the window size.
+    check_tensors(f"lp_pool{d}d", input=input)
+    if norm_type == 0:  # torch divides by it: ZeroDivisionError
+        raise ValueError(f"lp_pool{d}d: norm_type must be nonzero, got {norm_type}")
     k = ntuple(kernel_size, d, "kernel_size", f"lp_pool{d}d")
     pooled = _avg_pool(input.pow(norm_type), k, stride, 0, ceil_mode, True, None, d)
     return (ember.sign(pooled) * pooled.abs().clamp(min=0)).mul(math.prod(k)).pow(1.0 / norm_type)

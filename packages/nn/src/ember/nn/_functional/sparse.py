@@ -12,6 +12,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.autograd import Function
+from ember.nn._functional._checks import check_optional_tensors, check_tensor, check_tensors
 
 __all__ = ["embedding", "embedding_bag", "one_hot"]
 
@@ -41,8 +42,7 @@ class _EmbeddingLookup(Function):
 
 
 def _check_indices(fname: str, input: Tensor) -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fname}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_tensor(input, "input", fname)
     if input.dtype not in (ember.int64, ember.int32):
         raise RuntimeError(
             f"{fname}: Expected tensor for argument #1 'indices' to have one of the following "
@@ -83,6 +83,7 @@ def embedding(
         tensor([[2., 3.],
                 [0., 1.]])
     """
+    check_tensors("embedding", weight=weight)
     _check_indices("embedding", input)
     if weight.dim() != 2:
         raise RuntimeError(f"embedding: 'weight' must be 2-D, got shape {list(weight.size())}")
@@ -163,6 +164,8 @@ def embedding_bag(
         tensor([[3.],
                 [4.]])
     """
+    check_tensors("embedding_bag", weight=weight)
+    check_optional_tensors("embedding_bag", offsets=offsets, per_sample_weights=per_sample_weights)
     _check_indices("embedding_bag", input)
     if weight.dim() != 2:
         raise ValueError(

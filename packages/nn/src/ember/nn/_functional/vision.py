@@ -18,6 +18,7 @@ import numpy as np
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor, check_tensors
 from ember.nn._functional._window import is_tensor
 from ember.nn._functional.pooling import (
     adaptive_avg_pool1d,
@@ -164,10 +165,7 @@ def _interpolate_impl(
     recompute_scale_factor: bool | None = None,
     antialias: bool = False,
 ) -> Any:
-    if not is_tensor(input):
-        raise TypeError(
-            f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}"
-        )
+    check_tensor(input, "input", "interpolate")
     if mode not in _MODES:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
@@ -283,6 +281,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
         >>> pixel_shuffle(ember.randn(1, 8, 3, 3), 2).shape
         ember.Size([1, 2, 6, 6])
     """
+    check_tensors("pixel_shuffle", input=input)
     result: Tensor = _pixel_shuffle_impl(input, upscale_factor)
     return result
 
@@ -315,6 +314,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
         >>> pixel_unshuffle(ember.randn(1, 2, 6, 6), 2).shape
         ember.Size([1, 8, 3, 3])
     """
+    check_tensors("pixel_unshuffle", input=input)
     result: Tensor = _pixel_unshuffle_impl(input, downscale_factor)
     return result
 
@@ -347,6 +347,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
         >>> channel_shuffle(ember.arange(4.0).reshape(1, 4, 1), 2).flatten()
         tensor([0., 2., 1., 3.])
     """
+    check_tensors("channel_shuffle", input=input)
     result: Tensor = _channel_shuffle_impl(input, groups)
     return result
 
@@ -373,6 +374,7 @@ def _channel_shuffle_impl(input: Any, groups: int) -> Any:
 
 def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """Same as ``channel_shuffle`` (torch's native variant)."""
+    check_tensors("native_channel_shuffle", input=input)
     result: Tensor = _native_channel_shuffle_impl(input, groups)
     return result
 
@@ -428,6 +430,7 @@ def grid_sample(
         >>> grid_sample(ember.ones(1, 1, 2, 2), ember.zeros(1, 1, 1, 2), align_corners=False)
         tensor([[[[1.]]]])
     """
+    check_tensors("grid_sample", input=input, grid=grid)
     result: Tensor = _grid_sample_impl(input, grid, mode, padding_mode, align_corners)
     return result
 
@@ -527,6 +530,7 @@ def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None =
         tensor([[-1., -1.],
                 [ 1., -1.]])
     """
+    check_tensors("affine_grid", theta=theta)
     result: Tensor = _affine_grid_impl(theta, size, align_corners)
     return result
 

@@ -10,6 +10,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import activation as A
+from ember.nn._functional._checks import AssertionValueError
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 
@@ -134,7 +135,10 @@ class Hardtanh(Module):
         if max_value is not None:
             max_val = max_value
         if max_val <= min_val:
-            raise AssertionError(f"Hardtanh: max_val ({max_val}) must be above min_val ({min_val})")
+            # torch asserts here: AssertionValueError is a ValueError and an AssertionError.
+            raise AssertionValueError(
+                f"Hardtanh: max_val ({max_val}) must be above min_val ({min_val})"
+            )
         self.min_val = min_val
         self.max_val = max_val
         self.inplace = inplace

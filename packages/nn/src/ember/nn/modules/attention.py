@@ -7,6 +7,11 @@ from typing import Any
 import ember
 from ember._tensor import Tensor
 from ember.nn import init
+from ember.nn._functional._checks import (
+    AssertionValueError,
+    check_optional_tensors,
+    check_tensors,
+)
 from ember.nn._functional.attention import multi_head_attention_forward
 from ember.nn.modules.linear import NonDynamicallyQuantizableLinear
 from ember.nn.modules.module import Module
@@ -68,7 +73,8 @@ class MultiheadAttention(Module):
         self.batch_first = batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
-            raise AssertionError("embed_dim must be divisible by num_heads")
+            # torch asserts here: AssertionValueError is a ValueError and an AssertionError.
+            raise AssertionValueError("embed_dim must be divisible by num_heads")
         if not self._qkv_same_embed_dim:
             self.q_proj_weight = Parameter(ember.empty((embed_dim, embed_dim), **factory))
             self.k_proj_weight = Parameter(ember.empty((embed_dim, self.kdim), **factory))
@@ -133,13 +139,10 @@ class MultiheadAttention(Module):
             average_attn_weights: average the returned weights over heads.
             is_causal: hint that ``attn_mask`` is the causal mask.
         """
-        for name, t in (("query", query), ("key", key), ("value", value)):
-            if not isinstance(t, Tensor):
-                raise TypeError(
-                    f"MultiheadAttention.forward(): {name} must be a Tensor, not {type(t).__name__}"
-                )
+        check_tensors(self, query=query, key=key, value=value)
+        check_optional_tensors(self, key_padding_mask=key_padding_mask, attn_mask=attn_mask)
         if query.size()[-1] != self.embed_dim:
-            raise AssertionError(
+            raise AssertionValueError(
                 f"[MultiheadAttention(embed_dim={self.embed_dim}, num_heads={self.num_heads})] "
                 f"was expecting embedding dimension of {self.embed_dim}, but got "
                 f"query of shape {tuple(query.size())}"

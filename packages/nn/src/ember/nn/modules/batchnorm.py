@@ -13,6 +13,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import normalization as N
+from ember.nn._functional._checks import check_tensor
 from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.module import Module
 from ember.nn.parameter import (
@@ -133,6 +134,7 @@ class _NormBase(Module):
 
 class _BatchNorm(_NormBase):
     def forward(self, input: Tensor) -> Tensor:
+        check_tensor(input, "input", self)
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
@@ -301,6 +303,7 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         """Sets ``num_features`` from the input's channel dim and materializes the state."""
         if not self.has_uninitialized_params():
             return
+        check_tensor(input, "input", self)
         self.num_features = int(input.size(self._feature_dim(input)))
         shape = (self.num_features,)
         fresh = False  # whether anything was allocated here (not loaded by load_state_dict)

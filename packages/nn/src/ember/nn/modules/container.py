@@ -469,7 +469,11 @@ class ParameterList(Module):
         """Appends ``value`` (a tensor becomes a Parameter)."""
         new_idx = len(self)
         self._size += 1
-        self[new_idx] = value
+        try:
+            self[new_idx] = value
+        except BaseException:  # a value setattr refuses leaves no hole at the end
+            self._size -= 1
+            raise
         return self
 
     def extend(self, values: Iterable[Any]) -> ParameterList:
@@ -491,6 +495,11 @@ class ParameterList(Module):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("ParameterList should not be called.")
+
+
+class _MissingKeyError(AttributeError, KeyError):
+    """A key a ParameterDict lacks: torch raises AttributeError (its lookup is a getattr), a
+    dict KeyError; this is both, so code written for either catches it."""
 
 
 class ParameterDict(Module):
@@ -518,14 +527,17 @@ class ParameterDict(Module):
         return key
 
     def __getitem__(self, key: str) -> Any:
-        return getattr(self, self._key_to_attr(key))
+        attr = self._key_to_attr(key)
+        if key not in self._keys:  # not a module attribute of the same name ("training")
+            raise _MissingKeyError(f"'ParameterDict' object has no key '{key}'")
+        return getattr(self, attr)
 
     def __setitem__(self, key: str, value: Any) -> None:
         attr = self._key_to_attr(key)
-        self._keys[key] = None
         if isinstance(value, Tensor) and not isinstance(value, Parameter):
             value = Parameter(value)
         setattr(self, attr, value)
+        self._keys[key] = None  # after setattr: a value it refuses leaves no key behind
 
     def __delitem__(self, key: str) -> None:
         del self._keys[key]

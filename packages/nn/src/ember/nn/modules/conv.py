@@ -10,6 +10,7 @@ from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn import init
 from ember.nn._functional import conv as F
+from ember.nn._functional._checks import check_tensor
 from ember.nn._functional._window import IntOrTuple, ntuple
 from ember.nn._functional.padding import pad as _pad
 from ember.nn.modules.lazy import LazyModuleMixin
@@ -304,6 +305,7 @@ class _ConvTranspose(_ConvNd):
         )
 
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
+        check_tensor(input, "input", self)
         padding = self.padding
         assert not isinstance(padding, str)
         out_pad = _output_padding(self, input, output_size, padding)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor
 from ember.nn.modules.module import Module
 
 __all__ = ["Flatten", "Unflatten"]
@@ -28,7 +29,7 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input: Tensor) -> Tensor:
-        out: Tensor = input.flatten(self.start_dim, self.end_dim)
+        out: Tensor = check_tensor(input, "input", self).flatten(self.start_dim, self.end_dim)
         return out
 
     def extra_repr(self) -> str:
@@ -71,7 +72,7 @@ class Unflatten(Module):
         self.unflattened_size = unflattened_size  # type: ignore[assignment]
 
     def forward(self, input: Tensor) -> Tensor:
-        out: Tensor = input.unflatten(self.dim, self.unflattened_size)
+        out: Tensor = check_tensor(input, "input", self).unflatten(self.dim, self.unflattened_size)
         return out
 
     def extra_repr(self) -> str:

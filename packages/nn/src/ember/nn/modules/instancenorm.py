@@ -11,6 +11,7 @@ import warnings
 import ember
 from ember._tensor import Tensor
 from ember.nn._functional import normalization as N
+from ember.nn._functional._checks import check_tensor
 from ember.nn.modules.batchnorm import _LazyNormBase, _NormBase
 
 __all__ = [
@@ -57,6 +58,7 @@ class _InstanceNorm(_NormBase):
             )
 
     def forward(self, input: Tensor) -> Tensor:
+        check_tensor(input, "input", self)
         self._check_input_dim(input)
         feature_dim = input.dim() - (self._spatial + 1)
         if input.size(feature_dim) != self.num_features:

@@ -26,6 +26,11 @@ class LazyModuleMixin:
     cls_to_become: type[Any] | None = None
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if not hasattr(self, "register_forward_pre_hook"):  # not mixed into an nn.Module
+            raise TypeError(
+                f"{type(self).__name__}: LazyModuleMixin is a mixin for nn.Module subclasses "
+                "(class LazyFoo(LazyModuleMixin, Foo)); it cannot be built on its own"
+            )
         super().__init__(*args, **kwargs)
         self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
         self._initialize_hook = self.register_forward_pre_hook(_infer_parameters, with_kwargs=True)

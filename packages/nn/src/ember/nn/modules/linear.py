@@ -9,6 +9,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn import init
+from ember.nn._functional._checks import check_tensor, check_tensors
 from ember.nn._functional.linear import bilinear, linear
 from ember.nn.modules.lazy import LazyModuleMixin
 from ember.nn.modules.module import Module
@@ -90,7 +91,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        x: Any = input
+        x: Any = check_tensor(input, "input", self)
         if x.dim() == 0 or x.shape[-1] != self.in_features:
             raise RuntimeError(
                 f"expected input with last dimension {self.in_features}, got shape {tuple(x.shape)}"
@@ -157,6 +158,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        check_tensors(self, input1=input1, input2=input2)
         x1: Any = input1
         x2: Any = input2
         if x1.dim() == 0 or x1.shape[-1] != self.in1_features:
@@ -212,6 +214,7 @@ class LazyLinear(LazyModuleMixin, Linear):
             self.in_features = self.weight.shape[-1]
         else:
             with no_grad():
+                check_tensor(input, "input", self)
                 self.in_features = _any(input).shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))
                 if self.bias is not None:

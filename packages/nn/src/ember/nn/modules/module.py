@@ -88,6 +88,21 @@ def _tensor_type_name(value: object) -> str:
     return type(value).__name__
 
 
+def _applied(fn: Callable[[Tensor], Tensor], t: Tensor) -> Tensor:
+    # A conversion that returns no tensor (Tensor.type(None) returns a name) changes nothing.
+    out = fn(t)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"_apply(): the function must return a Tensor, not {type(out).__name__}")
+    return out
+
+
+def _check_target(target: object, where: str) -> str:
+    # A dotted path; a missing name along it is torch's (documented) AttributeError.
+    if not isinstance(target, str):
+        raise TypeError(f"{where}(): argument 'target' must be str, not {type(target).__name__}")
+    return target
+
+
 def _check_name(kind: str, name: object, owner: Module) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
@@ -270,7 +285,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> type(seq.get_submodule("0")).__name__
             'Linear'
         """
-        if target == "":
+        if _check_target(target, "get_submodule") == "":
             return self
         mod: Module = self
         for item in target.split("."):
@@ -293,7 +308,7 @@ class Module(HooksMixin, StateDictMixin):
               (0): Identity()
             )
         """
-        if target == "":
+        if _check_target(target, "set_submodule") == "":
             raise ValueError("Cannot set the submodule without a target name!")
         *path, name = target.split(".")
         if not isinstance(module, Module):
@@ -312,7 +327,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> tuple(ember.nn.Linear(2, 3).get_parameter("weight").shape)
             (3, 2)
         """
-        module_path, _, param_name = target.rpartition(".")
+        module_path, _, param_name = _check_target(target, "get_parameter").rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, param_name):
             raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
@@ -330,7 +345,7 @@ class Module(HooksMixin, StateDictMixin):
             >>> m.get_buffer("b")
             tensor([1.])
         """
-        module_path, _, buffer_name = target.rpartition(".")
+        module_path, _, buffer_name = _check_target(target, "get_buffer").rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, buffer_name):
             raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
@@ -574,6 +589,10 @@ class Module(HooksMixin, StateDictMixin):
         """
         if memo is None:
             memo = set()
+        elif not isinstance(memo, set):
+            raise TypeError(
+                f"named_modules(): argument 'memo' must be a set, not {type(memo).__name__}"
+            )
         if self in memo:
             return
         if remove_duplicate:
@@ -688,7 +707,7 @@ class Module(HooksMixin, StateDictMixin):
             if param is None:
                 continue
             with no_grad():
-                param_applied = fn(param)
+                param_applied = _applied(fn, param)
             # As torch by default: the Parameter object stays (optimizers keep working), its data
             # changes.
             if param_applied is not param:
@@ -696,12 +715,12 @@ class Module(HooksMixin, StateDictMixin):
             grad = param.grad
             if grad is not None:
                 with no_grad():
-                    grad_applied = fn(grad)
+                    grad_applied = _applied(fn, grad)
                 if grad_applied is not grad:
                     ember.nn.parameter._native(grad)._set_data(grad_applied.detach())
         for key, buf in self._buffers.items():
             if buf is not None:
-                self._buffers[key] = fn(buf)
+                self._buffers[key] = _applied(fn, buf)
         return self
 
     def to(self: T, *args: Any, **kwargs: Any) -> T:

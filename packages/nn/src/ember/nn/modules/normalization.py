@@ -121,6 +121,8 @@ class GroupNorm(Module):
         bias: bool = True,
     ) -> None:
         super().__init__()
+        if not num_groups > 0:  # torch divides by it first: ZeroDivisionError
+            raise ValueError(f"GroupNorm: num_groups must be positive, got {num_groups}")
         if num_channels % num_groups != 0:
             raise ValueError(
                 f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"

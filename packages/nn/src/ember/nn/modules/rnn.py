@@ -16,6 +16,7 @@ from typing import Any, overload
 import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_optional_tensors, check_tensor, check_tensors
 from ember.nn._functional.dropout import dropout
 from ember.nn._functional.recurrent import recurrent_layer
 from ember.nn.modules.module import Module
@@ -238,6 +239,8 @@ class RNNBase(Module):
     def _forward_impl(
         self, input: Tensor | PackedSequence, hx: Tensor | tuple[Tensor, Tensor] | None
     ) -> tuple[Tensor | PackedSequence, Tensor, Tensor | None]:
+        if not isinstance(input, PackedSequence):
+            check_tensor(input, "input", self)
         lstm = self.mode == "LSTM"
         directions = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
@@ -282,6 +285,8 @@ class RNNBase(Module):
                 if isinstance(hx, tuple):
                     raise RuntimeError(f"{self._name()}: hx must be a Tensor, not a tuple")
                 h0 = hx
+            check_tensors(self, h_0=h0)
+            check_optional_tensors(self, c_0=c0)
             want = 2 if unbatched else 3
             if h0.dim() != want or (c0 is not None and c0.dim() != want):
                 kind = "unbatched 2-D" if unbatched else "batched 3-D"
@@ -530,6 +535,8 @@ class RNNCellBase(Module):
         self, mode: str, input: Tensor, hx: Tensor | None, cx: Tensor | None
     ) -> tuple[Tensor, Tensor | None]:
         name = type(self).__name__
+        check_tensor(input, "input", self)
+        check_optional_tensors(self, hx=hx, cx=cx)
         if input.dim() not in (1, 2):
             raise ValueError(
                 f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead "

@@ -6,6 +6,7 @@ import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
 from ember.nn._functional import sparse as S
+from ember.nn._functional._checks import AssertionValueError
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 
@@ -16,10 +17,11 @@ def _check_padding(padding_idx: int | None, num_embeddings: int) -> int | None:
     if padding_idx is None:
         return None
     if padding_idx > 0 and padding_idx >= num_embeddings:
-        raise AssertionError("Padding_idx must be within num_embeddings")
+        # torch asserts here: AssertionValueError is a ValueError and an AssertionError.
+        raise AssertionValueError("Padding_idx must be within num_embeddings")
     if padding_idx < 0:
         if padding_idx < -num_embeddings:
-            raise AssertionError("Padding_idx must be within num_embeddings")
+            raise AssertionValueError("Padding_idx must be within num_embeddings")
         padding_idx = num_embeddings + padding_idx
     return padding_idx
 
@@ -46,7 +48,7 @@ def _initial_weight(
         data = ember.empty([num_embeddings, embedding_dim], device=device, dtype=dtype)
         return Parameter(data, requires_grad=not freeze), True
     if list(weight.size()) != [num_embeddings, embedding_dim]:
-        raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+        raise AssertionValueError("Shape of weight does not match num_embeddings and embedding_dim")
     return Parameter(weight, requires_grad=not freeze), False
 
 
@@ -145,7 +147,7 @@ class Embedding(Module):
             (tensor([[3., 4.]]), False)
         """
         if embeddings.dim() != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+            raise AssertionValueError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.size()
         return cls(
             num_embeddings=rows,
@@ -262,7 +264,7 @@ class EmbeddingBag(Module):
             tensor([[2.]])
         """
         if embeddings.dim() != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+            raise AssertionValueError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.size()
         bag = cls(
             num_embeddings=rows,

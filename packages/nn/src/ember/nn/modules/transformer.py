@@ -13,6 +13,12 @@ from typing import Any
 import ember
 from ember._tensor import Tensor
 from ember.nn import init
+from ember.nn._functional._checks import (
+    AssertionValueError,
+    check_module,
+    check_optional_tensors,
+    check_tensors,
+)
 from ember.nn._functional.activation import gelu, relu
 from ember.nn.modules.attention import MultiheadAttention
 from ember.nn.modules.container import ModuleList
@@ -62,10 +68,14 @@ def _detect_is_causal(mask: Tensor | None, is_causal: bool | None, size: int | N
 
 def _check_mask_dtype(mask: Tensor | None, name: str) -> None:
     if mask is not None and mask.dtype != ember.bool and not mask.is_floating_point():
-        raise AssertionError(f"only bool and floating types of {name} are supported")
+        # torch asserts here: AssertionValueError is a ValueError and an AssertionError.
+        raise AssertionValueError(f"only bool and floating types of {name} are supported")
 
 
-def _clones(module: Module, n: int) -> ModuleList:
+def _clones(module: Module, n: int, where: str) -> ModuleList:
+    # Checked before copying: torch deep-copies a tensor given as the layer num_layers times
+    # (for ever with num_layers=2**62); range() refuses a num_layers that is not an int.
+    check_module(module, "layer", where)
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
 
@@ -126,6 +136,8 @@ class TransformerEncoderLayer(Module):
         is_causal: bool = False,
     ) -> Tensor:
         """Runs the layer on ``src``; masks as in :class:`MultiheadAttention`."""
+        check_tensors(self, src=src)
+        check_optional_tensors(self, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
         _check_mask_dtype(src_key_padding_mask, "src_key_padding_mask")
         x: Tensor = src
         if self.norm_first:
@@ -211,6 +223,14 @@ class TransformerDecoderLayer(Module):
         memory_is_causal: bool = False,
     ) -> Tensor:
         """Runs the layer on ``tgt`` attending to ``memory``."""
+        check_tensors(self, tgt=tgt, memory=memory)
+        check_optional_tensors(
+            self,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+        )
         x: Tensor = tgt
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
@@ -285,7 +305,7 @@ class TransformerEncoder(Module):
         mask_check: bool = True,
     ) -> None:
         super().__init__()
-        self.layers = _clones(encoder_layer, num_layers)
+        self.layers = _clones(encoder_layer, num_layers, "TransformerEncoder")
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
@@ -300,6 +320,8 @@ class TransformerEncoder(Module):
         is_causal: bool | None = None,
     ) -> Tensor:
         """Runs every layer on ``src``; ``is_causal=None`` detects a causal ``mask``."""
+        check_tensors(self, src=src)
+        check_optional_tensors(self, mask=mask, src_key_padding_mask=src_key_padding_mask)
         _check_mask_dtype(src_key_padding_mask, "src_key_padding_mask")
         _check_mask_dtype(mask, "mask")
         first = self.layers[0] if len(self.layers) else None
@@ -330,7 +352,7 @@ class TransformerDecoder(Module):
         self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None
     ) -> None:
         super().__init__()
-        self.layers = _clones(decoder_layer, num_layers)
+        self.layers = _clones(decoder_layer, num_layers, "TransformerDecoder")
         self.num_layers = num_layers
         self.norm = norm
 
@@ -346,6 +368,14 @@ class TransformerDecoder(Module):
         memory_is_causal: bool = False,
     ) -> Tensor:
         """Runs every layer on ``tgt`` attending to ``memory``."""
+        check_tensors(self, tgt=tgt, memory=memory)
+        check_optional_tensors(
+            self,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+        )
         first = self.layers[0] if len(self.layers) else None
         batch_first = bool(first is not None and first.self_attn.batch_first)
         seq_dim = 1 if batch_first and tgt.dim() == 3 else 0
@@ -439,6 +469,16 @@ class Transformer(Module):
         memory_is_causal: bool = False,
     ) -> Tensor:
         """Encodes ``src`` and decodes ``tgt`` against it; returns ``tgt``-shaped features."""
+        check_tensors(self, src=src, tgt=tgt)
+        check_optional_tensors(
+            self,
+            src_mask=src_mask,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            src_key_padding_mask=src_key_padding_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+        )
         batched = src.dim() == 3
         if not self.batch_first and src.size()[1] != tgt.size()[1] and batched:
             raise RuntimeError(

@@ -13,6 +13,7 @@ from typing import Any
 import ember
 from ember._grad_mode import no_grad
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor_sequence
 
 __all__ = [
     "clip_grad_norm",
@@ -25,14 +26,12 @@ __all__ = [
 _TensorOrTensors = Tensor | Iterable[Tensor]
 
 
-def _as_list(tensors: Any) -> list[Any]:
-    if isinstance(tensors, Tensor):
-        return [tensors]
-    return list(tensors)
+def _as_list(tensors: Any, where: str, name: str = "parameters") -> list[Any]:
+    return check_tensor_sequence(tensors, name, where)
 
 
-def _grads(parameters: Any) -> list[Any]:
-    return [p.grad for p in _as_list(parameters) if p.grad is not None]
+def _grads(parameters: Any, where: str) -> list[Any]:
+    return [p.grad for p in _as_list(parameters, where) if p.grad is not None]
 
 
 def get_total_norm(
@@ -47,7 +46,7 @@ def get_total_norm(
         >>> ember.nn.utils.get_total_norm([ember.tensor([3.0]), ember.tensor([4.0])])
         tensor(5.)
     """
-    items = _as_list(tensors)
+    items = _as_list(tensors, "get_total_norm", "tensors")
     norm_type = float(norm_type)
     if not items:
         empty: Tensor = ember.tensor(0.0)
@@ -81,7 +80,7 @@ def clip_grads_with_norm_(
         >>> p.grad
         tensor([0.6000, 0.8000])
     """
-    grads = _grads(parameters)
+    grads = _grads(parameters, "clip_grads_with_norm_")
     if not grads:
         return
     with no_grad():
@@ -107,8 +106,8 @@ def clip_grad_norm_(
         >>> ember.nn.utils.clip_grad_norm_([p], max_norm=1.0)
         tensor(5.)
     """
-    params = _as_list(parameters)  # a generator is read once
-    grads = _grads(params)
+    params = _as_list(parameters, "clip_grad_norm_", "parameters")  # a generator is read once
+    grads = _grads(params, "clip_grad_norm_")
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(params, max_norm, total, foreach)
     return total
@@ -145,5 +144,5 @@ def clip_grad_value_(
     """
     clip_value = float(clip_value)
     with no_grad():
-        for g in _grads(parameters):
+        for g in _grads(parameters, "clip_grad_value_"):
             g.clamp_(min=-clip_value, max=clip_value)

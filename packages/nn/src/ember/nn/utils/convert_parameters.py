@@ -7,8 +7,11 @@ from typing import Any
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import check_tensor_sequence
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
+
+_P2V = "parameters_to_vector"
 
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
@@ -18,7 +21,7 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
         >>> ember.nn.utils.parameters_to_vector(ember.nn.Linear(2, 3).parameters()).shape
         ember.Size([9])
     """
-    flat = [p.reshape(-1) for p in parameters]
+    flat = [p.reshape(-1) for p in check_tensor_sequence(parameters, "parameters", _P2V)]
     out: Tensor = ember.cat(flat) if flat else ember.empty(0)
     return out
 
@@ -33,9 +36,9 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         Parameter containing:
         tensor([2.], requires_grad=True)
     """
-    if not isinstance(vec, Tensor):
+    if not isinstance(vec, Tensor):  # torch's text
         raise TypeError(f"expected ember.Tensor, but got: {type(vec).__name__}")
-    params: list[Any] = list(parameters)
+    params = check_tensor_sequence(parameters, "parameters", "vector_to_parameters")
     total = sum(p.numel() for p in params)
     if vec.dim() != 1 or vec.numel() < total:
         shape: Any = vec.shape

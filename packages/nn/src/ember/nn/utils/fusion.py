@@ -7,6 +7,12 @@ from typing import Any, TypeVar
 
 import ember
 from ember._tensor import Tensor
+from ember.nn._functional._checks import (
+    AssertionValueError,
+    check_module,
+    check_optional_tensors,
+    check_tensors,
+)
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 
@@ -39,6 +45,8 @@ def fuse_conv_bn_weights(
         Parameter containing:
         tensor([0., 0.])
     """
+    check_tensors("fuse_conv_bn_weights", conv_w=conv_w, bn_rm=bn_rm, bn_rv=bn_rv)
+    check_optional_tensors("fuse_conv_bn_weights", conv_b=conv_b, bn_w=bn_w, bn_b=bn_b)
     cw: Any = conv_w
     weight_dtype = cw.dtype
     bias_dtype = conv_b.dtype if conv_b is not None else weight_dtype
@@ -67,11 +75,14 @@ def fuse_conv_bn_eval(conv: _M, bn: Module, transpose: bool = False) -> _M:
         >>> callable(ember.nn.utils.fuse_conv_bn_eval)
         True
     """
+    check_module(conv, "conv", "fuse_conv_bn_eval")
+    check_module(bn, "bn", "fuse_conv_bn_eval")
+    # torch asserts the eval mode: AssertionValueError is a ValueError and an AssertionError.
     if conv.training or bn.training:
-        raise AssertionError("Fusion only for eval!")
+        raise AssertionValueError("Fusion only for eval!")
     fused = copy.deepcopy(conv)
     if bn.running_mean is None or bn.running_var is None:
-        raise AssertionError("[fuse_conv_bn_eval] bn must track running statistics")
+        raise AssertionValueError("[fuse_conv_bn_eval] bn must track running statistics")
     fused_any: Any = fused
     fused_any.weight, fused_any.bias = fuse_conv_bn_weights(
         fused_any.weight,
@@ -104,6 +115,10 @@ def fuse_linear_bn_weights(
         >>> tuple(w.shape)
         (2, 3)
     """
+    check_tensors(
+        "fuse_linear_bn_weights", linear_w=linear_w, bn_rm=bn_rm, bn_rv=bn_rv, bn_w=bn_w, bn_b=bn_b
+    )
+    check_optional_tensors("fuse_linear_bn_weights", linear_b=linear_b)
     lw: Any = linear_w
     lb: Any = ember.zeros_like(bn_rm) if linear_b is None else linear_b
     scale = _any(bn_w) * ember.rsqrt(_any(bn_rv) + bn_eps)
@@ -121,15 +136,17 @@ def fuse_linear_bn_eval(linear: _M, bn: Module) -> _M:
         >>> callable(ember.nn.utils.fuse_linear_bn_eval)
         True
     """
+    check_module(linear, "linear", "fuse_linear_bn_eval")
+    check_module(bn, "bn", "fuse_linear_bn_eval")
     if linear.training or bn.training:
-        raise AssertionError("Fusion only for eval!")
+        raise AssertionValueError("Fusion only for eval!")
     lin: Any = linear
     if not (lin.out_features == bn.num_features or bn.num_features == 1):
-        raise AssertionError(
+        raise AssertionValueError(
             "To fuse, linear.out_features must equal bn.num_features or bn.num_features must be 1"
         )
     if bn.running_mean is None or bn.running_var is None:
-        raise AssertionError("[fuse_linear_bn_eval] bn must track running statistics")
+        raise AssertionValueError("[fuse_linear_bn_eval] bn must track running statistics")
     fused = copy.deepcopy(linear)
     fused_any: Any = fused
     fused_any.weight, fused_any.bias = fuse_linear_bn_weights(

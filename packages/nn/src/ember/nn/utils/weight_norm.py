@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from ember.nn._functional._checks import check_module
 from ember.nn.modules.module import Module
 from ember.nn.parameter import Parameter
 from ember.nn.utils.parametrizations import _norm_except_dim
@@ -65,6 +66,7 @@ def weight_norm(module: _M, name: str = "weight", dim: int = 0) -> _M:
         >>> tuple(m.weight_g.shape), tuple(m.weight_v.shape)
         ((40, 1), (40, 20))
     """
+    check_module(module, "module", "weight_norm")
     WeightNorm.apply(module, name, dim)
     return module
 
@@ -77,6 +79,7 @@ def remove_weight_norm(module: _M, name: str = "weight") -> _M:
         >>> sorted(n for n, _ in m.named_parameters())
         ['bias', 'weight']
     """
+    check_module(module, "module", "remove_weight_norm")
     hooks = module._forward_pre_hooks
     for k, hook in list(hooks.items()):
         if isinstance(hook, WeightNorm) and hook.name == name:
