@@ -184,6 +184,17 @@ float* align64(float* p) {
   return p + (kVec - (reinterpret_cast<uintptr_t>(p) / sizeof(float)) % kVec) % kVec;
 }
 
+// n floats from a strided row (stride 0: one value broadcast) into a dense one.
+void copy_row(const float* src, int64_t stride, int64_t n, float* dst) {
+  if (stride == 1) {
+    std::memcpy(dst, src, sizeof(float) * n);
+  } else if (stride == 0) {
+    std::fill(dst, dst + n, *src);
+  } else {
+    for (int64_t j = 0; j < n; ++j) dst[j] = src[j * stride];
+  }
+}
+
 std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
   for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
@@ -194,8 +205,8 @@ std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   return off;
 }
 
-// Channels [c0, c0 + Cg) of src into the padded buffer; the slack past the planes is zeroed.
-void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x) {
+// Planes [0, Cg) of src into the padded buffer; the slack past the planes is zeroed.
+void pad_planes(const DirectConv& d, const Padded& p, const Planes& src, float* x) {
   const int64_t jlo = std::clamp<int64_t>(d.pw, 0, p.Wp);
   const int64_t jhi = std::clamp<int64_t>(d.W + d.pw, jlo, p.Wp);
   for (int64_t c = 0; c < d.Cg; ++c) {
@@ -207,8 +218,8 @@ void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x
         continue;
       }
       std::fill(row, row + jlo, 0.0f);
-      std::memcpy(row + jlo, src + (c * d.H + si) * d.W + (jlo - d.pw),
-                  sizeof(float) * (jhi - jlo));
+      copy_row(src.p + c * src.sc + si * src.sh + (jlo - d.pw) * src.sw, src.sw, jhi - jlo,
+               row + jlo);
       std::fill(row + jhi, row + p.Wp, 0.0f);
     }
   }
@@ -227,7 +238,7 @@ int64_t conv_direct_scratch(const DirectConv& d) {
   return p.xsize + d.Cog * p.Ppad + kVec;  // kVec: room to align the grad buffer
 }
 
-void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
+void conv_direct_f32(const DirectConv& d, const Planes& src, const float* weight, const float* bias,
                      float* out, float* scratch) {
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
@@ -235,7 +246,7 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
   float* x = scratch;
   float* acc = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
-    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    pad_planes(d, p, {src.p + g * d.Cg * src.sc, src.sc, src.sh, src.sw}, x);
     const float* w = weight + g * d.Cog * kk;
     for (int64_t p0 = 0; p0 < p.Ppad; p0 += kTile) {
       for (int64_t o0 = 0; o0 < d.Cog; o0 += kRows) {
@@ -261,9 +272,10 @@ int64_t conv_direct_dw_lanes(const DirectConv& d) {
   return lanes <= kMaxDwLanes ? lanes : 0;
 }
 
-void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
+void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const Planes& grad,
                                  float* dw, float* lanes, float* scratch) {
   const Padded p = padded(d);
+  const int64_t plane = d.H * d.W;
   const int64_t kk = d.Cg * d.kh * d.kw;
   const std::vector<int64_t> off = tap_offsets(d, p);
   if (lanes != nullptr && dw_transposed(d)) {
@@ -271,10 +283,13 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
     float* gT = align64(scratch + p.xsize);
     const int64_t P = d.OH * d.OW;
     for (int64_t g = 0; g < d.G; ++g) {
-      pad_planes(d, p, src + g * d.Cg * d.H * d.W, scratch);
-      const float* rows = grad + g * d.Cog * P;
+      pad_planes(d, p, {src + g * d.Cg * plane, plane, d.W, 1}, scratch);
+      const float* rows = grad.p + g * d.Cog * grad.sc;
       for (int64_t o = 0; o < d.Cog; ++o) {
-        for (int64_t q = 0; q < P; ++q) gT[q * d.Cog + o] = rows[o * P + q];
+        for (int64_t i = 0; i < d.OH; ++i) {
+          const float* r = rows + o * grad.sc + i * grad.sh;
+          for (int64_t j = 0; j < d.OW; ++j) gT[(i * d.OW + j) * d.Cog + o] = r[j * grad.sw];
+        }
       }
       float* w = lanes + g * kk * d.Cog;
       for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwtRows * kVec) {
@@ -294,13 +309,13 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
   float* x = scratch;
   float* gp = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
-    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    pad_planes(d, p, {src + g * d.Cg * plane, plane, d.W, 1}, x);
     // grad on the padded-width grid: zeros past each row's end and past the last row.
     for (int64_t o = 0; o < d.Cog; ++o) {
-      const float* rows = grad + (g * d.Cog + o) * d.OH * d.OW;
+      const float* rows = grad.p + (g * d.Cog + o) * grad.sc;
       float* dst = gp + o * p.Ppad;
       for (int64_t i = 0; i < d.OH; ++i) {
-        std::memcpy(dst + i * p.Wp, rows + i * d.OW, sizeof(float) * d.OW);
+        copy_row(rows + i * grad.sh, grad.sw, d.OW, dst + i * p.Wp);
         std::fill(dst + i * p.Wp + d.OW, dst + (i + 1) * p.Wp, 0.0f);
       }
       std::fill(dst + p.P, dst + p.Ppad, 0.0f);
