@@ -356,7 +356,6 @@ def test_against_torch(case: Any) -> None:
 
 def _grad_layouts(go: np.ndarray) -> list[tuple[ember.Tensor, np.ndarray]]:
     """grad_output as the backward hands it over: broadcast, channels-last, strided columns."""
-    n, c, *out = go.shape
     row = go[:, :, :1].copy()  # one spatial row per plane: stride 0 along the rows' dim
     wide = np.concatenate([go, go], axis=-1)
     return [
@@ -373,7 +372,7 @@ def _grad_layouts(go: np.ndarray) -> list[tuple[ember.Tensor, np.ndarray]]:
 def test_gradients_read_strided_grad_output(case: Any, threads: int) -> None:
     # The direct float32 kernels read grad_output through its strides (no contiguous copy);
     # every layout must give the dense layout's values, on every path.
-    x, w, _, go, s, p, dil, groups, out = _case(case)
+    x, w, _, go, s, p, dil, groups, _ = _case(case)
     before = ember.get_num_threads()
     ember.set_num_threads(threads)
     try:
