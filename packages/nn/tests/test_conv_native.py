@@ -108,6 +108,10 @@ CASES = [
     (3, 8, 32, (9, 7), (3, 2), (1, 1), (1, 0), (2, 1), 2, None),  # groups, 16 per group
     (2, 16, 48, (5, 13), (3, 3), (1, 1), (2, 1), (1, 1), 1, None),  # 48 = 32 + 16 lanes
     (2, 16, 16, (30,), (5,), (1,), (2,), (1,), 1, None),  # conv1d, lanes both ways
+    # A plane's last tile of the direct forward: 63 and 15 positions (one vector), 24 (two).
+    (3, 5, 10, (7, 7), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),
+    (2, 16, 32, (3, 3), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),
+    (2, 4, 9, (4, 4), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),
 ]
 
 
@@ -348,3 +352,64 @@ def test_against_torch(case: Any) -> None:
             atol=2e-4 * max(1.0, float(want.detach().abs().max())),
             rtol=1e-4,
         )
+
+
+def _grad_layouts(go: np.ndarray) -> list[tuple[ember.Tensor, np.ndarray]]:
+    """grad_output as the backward hands it over: broadcast, channels-last, strided columns."""
+    row = go[:, :, :1].copy()  # one spatial row per plane: stride 0 along the rows' dim
+    wide = np.concatenate([go, go], axis=-1)
+    return [
+        (ember.full((), 0.5).expand(*go.shape), np.full(go.shape, 0.5)),  # sum().backward()
+        (_t(go[:1], np.float32).expand(*go.shape), np.broadcast_to(go[:1], go.shape)),
+        (_t(row, np.float32).expand(*go.shape), np.broadcast_to(row, go.shape)),
+        (_t(np.moveaxis(go, 1, -1), np.float32).movedim(-1, 1), go),  # channels-last
+        (_t(wide, np.float32)[..., ::2], wide[..., ::2]),  # column stride 2
+    ]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", [CASES[0], CASES[1], CASES[4], CASES[6], CASES[9], CASES[15]])
+def test_gradients_read_strided_grad_output(case: Any, threads: int) -> None:
+    # The direct float32 kernels read grad_output through its strides (no contiguous copy);
+    # every layout must give the dense layout's values, on every path.
+    x, w, _, go, s, p, dil, groups, _ = _case(case)
+    before = ember.get_num_threads()
+    ember.set_num_threads(threads)
+    try:
+        for g, g_np in _grad_layouts(go.astype(np.float32)):
+            g_np = g_np.astype(np.float64)
+            dx = _C._nn_conv_input_grad(g, _t(w, np.float32), x.shape[2:], s, p, dil, groups)
+            dw = _C._nn_conv_weight_grad(g, _t(x, np.float32), w.shape[2:], s, p, dil, groups)
+            for got, want in [
+                (dx, input_grad_ref(g_np, w, x.shape[2:], s, p, dil, groups)),
+                (dw, weight_grad_ref(g_np, x, w.shape[2:], s, p, dil, groups)),
+            ]:
+                scale = max(1.0, float(np.abs(want).max()))
+                np.testing.assert_allclose(got.numpy(), want, atol=2e-4 * scale, rtol=2e-4)
+    finally:
+        ember.set_num_threads(before)
+
+
+def test_bias_gradient_of_broadcast_grads() -> None:
+    # The bias rule sums one slice of each stride-0 dim times its length: the backward of
+    # sum, mean and a partial sum must match the dense sums.
+    x, w, b, _, s, p, dil, groups, out = _case(CASES[0])
+    xs, ws = _t(x, np.float32), _t(w, np.float32)
+    n, hw = x.shape[0], int(np.prod(out))
+    for reduce, want in [
+        (lambda y: y.sum(), np.full(b.shape, n * hw)),
+        (lambda y: y.mean(), np.full(b.shape, 1.0 / w.shape[0])),
+        (lambda y: (y.sum([0, 2]) * ember.arange(float(out[1]))).sum(), None),
+    ]:
+        bs = _t(b, np.float32).requires_grad_()
+        reduce(_C._nn_conv(xs, ws, bs, s, p, dil, groups, out)).backward()
+        if want is None:
+            want = np.full(b.shape, n * out[0] * np.arange(out[1]).sum())
+        np.testing.assert_allclose(bs.grad.numpy(), want, rtol=1e-5)
+    xd, wd = _t(x[:2, :4]), _t(w[:3, :4])
+    bd = _t(b[:3]).requires_grad_()
+
+    def conv_sum(bias: Any) -> Any:
+        return _C._nn_conv(xd, wd, bias, s, p, dil, groups, out).sum([0, 2])
+
+    assert gradcheck(conv_sum, (bd,))

@@ -38,39 +38,41 @@ Padded padded(const DirectConv& d) {
   return p;
 }
 
-template <int MR>
+// MR output channels by NV vectors of positions (NV < 3 only for a plane's last tile).
+template <int MR, int NV>
 __attribute__((target("avx512f,fma"))) void micro(const float* x, const int64_t* off, int64_t kk,
                                                   const float* w, int64_t ldw, float* out,
                                                   int64_t ldo) {
-  __m512 acc[MR][3];
+  __m512 acc[MR][NV];
   for (int r = 0; r < MR; ++r) {
-    acc[r][0] = _mm512_setzero_ps();
-    acc[r][1] = _mm512_setzero_ps();
-    acc[r][2] = _mm512_setzero_ps();
+    for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_setzero_ps();
   }
   for (int64_t k = 0; k < kk; ++k) {
     const float* b = x + off[k];
-    const __m512 b0 = _mm512_loadu_ps(b);
-    const __m512 b1 = _mm512_loadu_ps(b + kVec);
-    const __m512 b2 = _mm512_loadu_ps(b + 2 * kVec);
+    __m512 bv[NV];
+    for (int v = 0; v < NV; ++v) bv[v] = _mm512_loadu_ps(b + v * kVec);
     for (int r = 0; r < MR; ++r) {
       const __m512 a = _mm512_set1_ps(w[r * ldw + k]);
-      acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
-      acc[r][2] = _mm512_fmadd_ps(a, b2, acc[r][2]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_fmadd_ps(a, bv[v], acc[r][v]);
     }
   }
   for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(out + r * ldo, acc[r][0]);
-    _mm512_storeu_ps(out + r * ldo + kVec, acc[r][1]);
-    _mm512_storeu_ps(out + r * ldo + 2 * kVec, acc[r][2]);
+    for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + r * ldo + v * kVec, acc[r][v]);
   }
 }
 
 using Micro = void (*)(const float*, const int64_t*, int64_t, const float*, int64_t, float*,
                        int64_t);
-constexpr Micro kMicro[kRows + 1] = {nullptr,  micro<1>, micro<2>, micro<3>, micro<4>,
-                                     micro<5>, micro<6>, micro<7>, micro<8>};
+using MicroRow = std::array<Micro, kRows + 1>;
+
+template <int NV, int... MR>
+constexpr MicroRow micro_row(std::integer_sequence<int, MR...>) {
+  return {nullptr, micro<MR + 1, NV>...};
+}
+// kMicro[nv - 1][mr]: nv vectors of positions, mr output channels.
+constexpr std::array<MicroRow, 3> kMicro = {micro_row<1>(std::make_integer_sequence<int, kRows>{}),
+                                            micro_row<2>(std::make_integer_sequence<int, kRows>{}),
+                                            micro_row<3>(std::make_integer_sequence<int, kRows>{})};
 
 // dw[r, q] += sum_p g[r * ldg + p] * x[off[q] + p] over p in [0, P), P a multiple of kVec: MR
 // output channels by NK taps, each accumulator a vector of partial sums over p. With kLanes the
@@ -184,6 +186,34 @@ float* align64(float* p) {
   return p + (kVec - (reinterpret_cast<uintptr_t>(p) / sizeof(float)) % kVec) % kVec;
 }
 
+// n zeros (a row's padding columns), in masked vector stores rather than a memset call.
+__attribute__((target("avx512f"))) void zero_row(float* dst, int64_t n) {
+  int64_t j = 0;
+  for (; j + kVec <= n; j += kVec) _mm512_storeu_ps(dst + j, _mm512_setzero_ps());
+  if (j < n) {
+    _mm512_mask_storeu_ps(dst + j, static_cast<__mmask16>((1u << (n - j)) - 1),
+                          _mm512_setzero_ps());
+  }
+}
+
+// n floats from a strided row (stride 0: one value broadcast) into a dense one. Rows are short
+// (a plane's width): masked vector moves, where a memcpy call per row cost ~10% of a pass.
+__attribute__((target("avx512f"))) void copy_row(const float* src, int64_t stride, int64_t n,
+                                                 float* dst) {
+  if (stride == 1) {
+    int64_t j = 0;
+    for (; j + kVec <= n; j += kVec) _mm512_storeu_ps(dst + j, _mm512_loadu_ps(src + j));
+    if (j < n) {
+      const auto m = static_cast<__mmask16>((1u << (n - j)) - 1);
+      _mm512_mask_storeu_ps(dst + j, m, _mm512_maskz_loadu_ps(m, src + j));
+    }
+  } else if (stride == 0) {
+    std::fill(dst, dst + n, *src);
+  } else {
+    for (int64_t j = 0; j < n; ++j) dst[j] = src[j * stride];
+  }
+}
+
 std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   std::vector<int64_t> off(static_cast<size_t>(d.Cg * d.kh * d.kw));
   for (int64_t c = 0, k = 0; c < d.Cg; ++c) {
@@ -194,8 +224,8 @@ std::vector<int64_t> tap_offsets(const DirectConv& d, const Padded& p) {
   return off;
 }
 
-// Channels [c0, c0 + Cg) of src into the padded buffer; the slack past the planes is zeroed.
-void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x) {
+// Planes [0, Cg) of src into the padded buffer; the slack past the planes is zeroed.
+void pad_planes(const DirectConv& d, const Padded& p, const Planes& src, float* x) {
   const int64_t jlo = std::clamp<int64_t>(d.pw, 0, p.Wp);
   const int64_t jhi = std::clamp<int64_t>(d.W + d.pw, jlo, p.Wp);
   for (int64_t c = 0; c < d.Cg; ++c) {
@@ -203,13 +233,13 @@ void pad_planes(const DirectConv& d, const Padded& p, const float* src, float* x
       float* row = x + c * p.plane + i * p.Wp;
       const int64_t si = i - d.ph;
       if (si < 0 || si >= d.H || jhi <= jlo) {
-        std::fill(row, row + p.Wp, 0.0f);
+        zero_row(row, p.Wp);
         continue;
       }
-      std::fill(row, row + jlo, 0.0f);
-      std::memcpy(row + jlo, src + (c * d.H + si) * d.W + (jlo - d.pw),
-                  sizeof(float) * (jhi - jlo));
-      std::fill(row + jhi, row + p.Wp, 0.0f);
+      zero_row(row, jlo);
+      copy_row(src.p + c * src.sc + si * src.sh + (jlo - d.pw) * src.sw, src.sw, jhi - jlo,
+               row + jlo);
+      zero_row(row + jhi, p.Wp - jhi);
     }
   }
   std::fill(x + d.Cg * p.plane, x + p.xsize, 0.0f);
@@ -227,7 +257,7 @@ int64_t conv_direct_scratch(const DirectConv& d) {
   return p.xsize + d.Cog * p.Ppad + kVec;  // kVec: room to align the grad buffer
 }
 
-void conv_direct_f32(const DirectConv& d, const float* src, const float* weight, const float* bias,
+void conv_direct_f32(const DirectConv& d, const Planes& src, const float* weight, const float* bias,
                      float* out, float* scratch) {
   const Padded p = padded(d);
   const int64_t kk = d.Cg * d.kh * d.kw;
@@ -235,12 +265,16 @@ void conv_direct_f32(const DirectConv& d, const float* src, const float* weight,
   float* x = scratch;
   float* acc = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
-    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    pad_planes(d, p, {src.p + g * d.Cg * src.sc, src.sc, src.sh, src.sw}, x);
     const float* w = weight + g * d.Cog * kk;
-    for (int64_t p0 = 0; p0 < p.Ppad; p0 += kTile) {
+    // The last tile covers only the vectors the plane reaches (a 14 x 14 plane: 224 positions
+    // of the padded grid, not 240).
+    const int64_t pvec = (p.P + kVec - 1) / kVec * kVec;
+    for (int64_t p0 = 0; p0 < pvec; p0 += kTile) {
+      const int64_t nv = std::min<int64_t>(kTile, pvec - p0) / kVec;
       for (int64_t o0 = 0; o0 < d.Cog; o0 += kRows) {
         const int64_t mr = std::min(kRows, d.Cog - o0);
-        kMicro[mr](x + p0, off.data(), kk, w + o0 * kk, kk, acc + o0 * p.Ppad + p0, p.Ppad);
+        kMicro[nv - 1][mr](x + p0, off.data(), kk, w + o0 * kk, kk, acc + o0 * p.Ppad + p0, p.Ppad);
       }
     }
     // The valid columns of each padded-width row, plus the bias.
@@ -261,9 +295,10 @@ int64_t conv_direct_dw_lanes(const DirectConv& d) {
   return lanes <= kMaxDwLanes ? lanes : 0;
 }
 
-void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const float* grad,
+void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const Planes& grad,
                                  float* dw, float* lanes, float* scratch) {
   const Padded p = padded(d);
+  const int64_t plane = d.H * d.W;
   const int64_t kk = d.Cg * d.kh * d.kw;
   const std::vector<int64_t> off = tap_offsets(d, p);
   if (lanes != nullptr && dw_transposed(d)) {
@@ -271,10 +306,13 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
     float* gT = align64(scratch + p.xsize);
     const int64_t P = d.OH * d.OW;
     for (int64_t g = 0; g < d.G; ++g) {
-      pad_planes(d, p, src + g * d.Cg * d.H * d.W, scratch);
-      const float* rows = grad + g * d.Cog * P;
+      pad_planes(d, p, {src + g * d.Cg * plane, plane, d.W, 1}, scratch);
+      const float* rows = grad.p + g * d.Cog * grad.sc;
       for (int64_t o = 0; o < d.Cog; ++o) {
-        for (int64_t q = 0; q < P; ++q) gT[q * d.Cog + o] = rows[o * P + q];
+        for (int64_t i = 0; i < d.OH; ++i) {
+          const float* r = rows + o * grad.sc + i * grad.sh;
+          for (int64_t j = 0; j < d.OW; ++j) gT[(i * d.OW + j) * d.Cog + o] = r[j * grad.sw];
+        }
       }
       float* w = lanes + g * kk * d.Cog;
       for (int64_t o0 = 0; o0 < d.Cog; o0 += kDwtRows * kVec) {
@@ -294,14 +332,14 @@ void conv_direct_weight_grad_f32(const DirectConv& d, const float* src, const fl
   float* x = scratch;
   float* gp = scratch + p.xsize;
   for (int64_t g = 0; g < d.G; ++g) {
-    pad_planes(d, p, src + g * d.Cg * d.H * d.W, x);
+    pad_planes(d, p, {src + g * d.Cg * plane, plane, d.W, 1}, x);
     // grad on the padded-width grid: zeros past each row's end and past the last row.
     for (int64_t o = 0; o < d.Cog; ++o) {
-      const float* rows = grad + (g * d.Cog + o) * d.OH * d.OW;
+      const float* rows = grad.p + (g * d.Cog + o) * grad.sc;
       float* dst = gp + o * p.Ppad;
       for (int64_t i = 0; i < d.OH; ++i) {
-        std::memcpy(dst + i * p.Wp, rows + i * d.OW, sizeof(float) * d.OW);
-        std::fill(dst + i * p.Wp + d.OW, dst + (i + 1) * p.Wp, 0.0f);
+        copy_row(rows + i * grad.sh, grad.sw, d.OW, dst + i * p.Wp);
+        zero_row(dst + i * p.Wp + d.OW, p.Wp - d.OW);
       }
       std::fill(dst + p.P, dst + p.Ppad, 0.0f);
     }

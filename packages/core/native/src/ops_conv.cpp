@@ -269,6 +269,24 @@ std::vector<float> flipped_weight(const ConvDims& c, const float* w) {
   return f;
 }
 
+// A [N, C, *spatial] float32 tensor as strided samples (the last two dims are the plane's rows
+// and columns; the direct kernels only run where every other spatial dim is 1).
+struct SampleStrides {
+  int64_t sn, sc, sh, sw;
+  Planes at(const float* p, int64_t n) const { return {p + n * sn, sc, sh, sw}; }
+};
+
+SampleStrides sample_strides(const Tensor& t) {
+  const int64_t d = t.dim();
+  return {t.stride(0), t.stride(1), d >= 4 ? t.stride(d - 2) : 0, t.stride(d - 1)};
+}
+
+// The float32 grad_output the direct kernels read in place (any strides: the backward of a sum
+// hands over a broadcast); elsewhere a contiguous copy in the compute dtype.
+bool reads_strided(const ConvDims& c, const Tensor& t, ScalarType ct) {
+  return ct == ScalarType::Float32 && t.dtype() == ScalarType::Float32 && direct_applies(c);
+}
+
 // Runs fn(first, last, scratch) over chunks of samples. With at least one sample per thread the
 // chunks run in parallel (each GEMM on its thread, its columns in that thread's cache); with
 // fewer, one chunk runs on the caller and the GEMMs and im2col split over the pool instead.
@@ -293,12 +311,13 @@ void conv_forward_kernel(const ConvDims& c, const T* x, const T* w, const T* bia
   if constexpr (std::is_same_v<T, float>) {
     if (direct_applies(c)) {
       const DirectConv d = direct_forward(c);
-      over_samples<float>(
-          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t) {
-            for (int64_t n = n0; n < n1; ++n) {
-              conv_direct_f32(d, x + n * c.C * c.S, w, bias, out + n * c.Cout * c.L, buf);
-            }
-          });
+      const SampleStrides xs{c.C * c.S, c.S, c.g.in[2], 1};
+      over_samples<float>(c.N, conv_direct_scratch(d),
+                          [&](int64_t n0, int64_t n1, float* buf, int64_t) {
+                            for (int64_t n = n0; n < n1; ++n) {
+                              conv_direct_f32(d, xs.at(x, n), w, bias, out + n * c.Cout * c.L, buf);
+                            }
+                          });
       return;
     }
   }
@@ -333,19 +352,20 @@ void conv_forward_kernel(const ConvDims& c, const T* x, const T* w, const T* bia
                   });
 }
 
+// gs: go's strides where the direct kernel reads it (reads_strided), else go is contiguous.
 template <typename T>
-void conv_input_grad_kernel(const ConvDims& c, const T* go, const T* w, T* dx) {
+void conv_input_grad_kernel(const ConvDims& c, const T* go, const SampleStrides& gs, const T* w,
+                            T* dx) {
   if constexpr (std::is_same_v<T, float>) {
     if (direct_applies(c)) {
       const DirectConv d = direct_input_grad(c);
       const std::vector<float> flipped = flipped_weight(c, w);
-      over_samples<float>(c.N, conv_direct_scratch(d),
-                          [&](int64_t n0, int64_t n1, float* buf, int64_t) {
-                            for (int64_t n = n0; n < n1; ++n) {
-                              conv_direct_f32(d, go + n * c.Cout * c.L, flipped.data(), nullptr,
-                                              dx + n * c.C * c.S, buf);
-                            }
-                          });
+      over_samples<float>(
+          c.N, conv_direct_scratch(d), [&](int64_t n0, int64_t n1, float* buf, int64_t) {
+            for (int64_t n = n0; n < n1; ++n) {
+              conv_direct_f32(d, gs.at(go, n), flipped.data(), nullptr, dx + n * c.C * c.S, buf);
+            }
+          });
       return;
     }
   }
@@ -370,7 +390,8 @@ void conv_input_grad_kernel(const ConvDims& c, const T* go, const T* w, T* dx) {
 }
 
 template <typename T>
-void conv_weight_grad_kernel(const ConvDims& c, const T* go, const T* x, T* dw) {
+void conv_weight_grad_kernel(const ConvDims& c, const T* go, const SampleStrides& gs, const T* x,
+                             T* dw) {
   const int64_t threads = get_num_threads();
   const int64_t slots = c.N < threads ? 1 : std::min<int64_t>(c.N, 2 * threads);
   const int64_t W = c.Cout * c.KK;
@@ -387,8 +408,7 @@ void conv_weight_grad_kernel(const ConvDims& c, const T* go, const T* x, T* dw) 
                             float* acc = lanes > 0 ? buf + conv_direct_scratch(d) : nullptr;
                             if (acc != nullptr) std::fill(acc, acc + lanes, 0.0f);
                             for (int64_t n = n0; n < n1; ++n) {
-                              conv_direct_weight_grad_f32(d, x + n * c.C * c.S,
-                                                          go + n * c.Cout * c.L,
+                              conv_direct_weight_grad_f32(d, x + n * c.C * c.S, gs.at(go, n),
                                                           partial.data() + slot * W, acc, buf);
                             }
                             if (acc != nullptr)
@@ -489,11 +509,14 @@ Tensor conv_input_grad(const Tensor& grad_output, const Tensor& weight, const Sh
     if (c.L == 0 || c.Cout == 0) {
       fill_(dx, 0.0);
     } else {
-      const Tensor g = in_dtype(grad_output, ct), w = in_dtype(weight, ct);
+      const Tensor g = reads_strided(c, grad_output, ct) ? grad_output : in_dtype(grad_output, ct);
+      const Tensor w = in_dtype(weight, ct);
       if (ct == ScalarType::Float64) {
-        conv_input_grad_kernel<double>(c, g.data<double>(), w.data<double>(), dx.data<double>());
+        conv_input_grad_kernel<double>(c, g.data<double>(), {}, w.data<double>(),
+                                       dx.data<double>());
       } else {
-        conv_input_grad_kernel<float>(c, g.data<float>(), w.data<float>(), dx.data<float>());
+        conv_input_grad_kernel<float>(c, g.data<float>(), sample_strides(g), w.data<float>(),
+                                      dx.data<float>());
       }
     }
   }
@@ -521,11 +544,14 @@ Tensor conv_weight_grad(const Tensor& grad_output, const Tensor& input, const Wi
     if (c.N == 0 || c.L == 0) {
       fill_(dw, 0.0);
     } else {
-      const Tensor g = in_dtype(grad_output, ct), x = in_dtype(input, ct);
+      const Tensor g = reads_strided(c, grad_output, ct) ? grad_output : in_dtype(grad_output, ct);
+      const Tensor x = in_dtype(input, ct);
       if (ct == ScalarType::Float64) {
-        conv_weight_grad_kernel<double>(c, g.data<double>(), x.data<double>(), dw.data<double>());
+        conv_weight_grad_kernel<double>(c, g.data<double>(), {}, x.data<double>(),
+                                        dw.data<double>());
       } else {
-        conv_weight_grad_kernel<float>(c, g.data<float>(), x.data<float>(), dw.data<float>());
+        conv_weight_grad_kernel<float>(c, g.data<float>(), sample_strides(g), x.data<float>(),
+                                       dw.data<float>());
       }
     }
   }

@@ -42,7 +42,16 @@ def _conv_weight(g: Any, a: Any) -> Any:
 
 
 def _conv_bias(g: Any, a: Any) -> Any:
-    return g.sum([0, *range(2, g.dim())])
+    # A broadcast grad (the backward of a sum or mean) repeats along its stride-0 dims: one slice
+    # of each is summed and scaled by its length, not every repeat read.
+    dims = [0, *range(2, g.dim())]
+    scale = 1
+    for d in dims:
+        if g.stride(d) == 0 and g.size(d) > 1:
+            scale *= g.size(d)
+            g = g.narrow(d, 0, 1)
+    total = g.sum(dims)
+    return total * scale if scale != 1 else total
 
 
 # <u, input_grad(go, w)> = <conv(u, w), go> = <w, weight_grad(go, u)>.
