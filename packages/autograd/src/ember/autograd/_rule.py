@@ -21,7 +21,6 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any, NamedTuple
 
-
 _REQUIRED = object()
 
 Formula = Callable[[Any, Any], Any]
