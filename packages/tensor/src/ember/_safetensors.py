@@ -7,8 +7,6 @@ checked here before any of it is used; see docs/serialization.md.
 
 from __future__ import annotations
 
-import json
-import struct
 from collections.abc import Iterable
 from typing import Any, BinaryIO, NamedTuple
 
@@ -78,6 +76,8 @@ def write_file(
         for e in entries
     }
     header["__metadata__"] = metadata
+    import json  # on first save: json stays out of `import ember`
+
     text = json.dumps(header, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     raw = text.encode("utf-8")
     # Pad with spaces (safetensors pads to 8) so the data starts aligned in the file.
@@ -87,7 +87,7 @@ def write_file(
             f"[save] the header would take {len(raw)} bytes, over the format's limit of "
             f"{MAX_HEADER_BYTES}: save fewer, larger tensors"
         )
-    fh.write(struct.pack("<Q", len(raw)))
+    fh.write(len(raw).to_bytes(8, "little"))  # the format's u64 little-endian header length
     fh.write(raw)
     for chunk in chunks:
         fh.write(chunk)
@@ -111,6 +111,8 @@ def _no_constant(name: str) -> Any:
 
 def parse_json(text: str | bytes, what: str) -> Any:
     """Strict JSON: no duplicate keys, no NaN/Infinity; nesting too deep is an error."""
+    import json  # on first load: json stays out of `import ember`
+
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except RecursionError:
@@ -145,7 +147,7 @@ def header_length(prefix: bytes, file_size: int) -> int:
             f"the file is {file_size} bytes, too short for a header; "
             + (describe_non_safetensors(prefix))
         )
-    (n,) = struct.unpack("<Q", prefix)
+    n = int.from_bytes(prefix[:8], "little")  # u64 little-endian
     if n > MAX_HEADER_BYTES or n > file_size - 8:
         raise fail(
             f"the header length {n} exceeds the limit of {MAX_HEADER_BYTES} bytes or the "

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from ember_core import _C
@@ -17,13 +16,16 @@ from ember_core import _C
 __all__ = ["get_printoptions", "printoptions", "set_printoptions"]
 
 
-@dataclass
 class _PrintOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    # A plain class, not a dataclass: `dataclasses` pulls inspect and ast into `import ember`.
+    __slots__ = ("edgeitems", "linewidth", "precision", "sci_mode", "threshold")
+
+    def __init__(self) -> None:
+        self.precision: int = 4
+        self.threshold: float = 1000
+        self.edgeitems: int = 3
+        self.linewidth: int = 80
+        self.sci_mode: bool | None = None
 
 
 _OPTS = _PrintOptions()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import mmap as _mmap
 import os
 import stat
@@ -270,6 +269,8 @@ def _plan(
                 "stride": list(t.stride()),
                 "offset": offset_bytes // t.element_size() if t.numel() else 0,
             }
+    import json  # on first save: json stays out of `import ember`
+
     dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
     metadata = {
         _FORMAT_KEY: _FORMAT_VERSION,

@@ -8,12 +8,11 @@ comes back here.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import ember
 from ember._tensor import Tensor
 from ember.autograd import _anomaly
-from ember.autograd._rule import Rule
 from ember.autograd._views import rebase_history
 from ember.autograd.graph import (
     AutogradMeta,
@@ -24,6 +23,9 @@ from ember.autograd.graph import (
     is_tensor,
 )
 from ember_core import _C
+
+if TYPE_CHECKING:
+    from ember.autograd._rule import Rule
 
 _TensorBase = _C.TensorBase
 _raw_detach = cast(Any, _TensorBase.detach).__wrapped__
@@ -189,10 +191,6 @@ def _sum_to(grad: Any, shape: tuple[int, ...]) -> Any:
     if lead:
         grad = grad.reshape(shape)
     return grad
-
-
-# In-place random fills (x.uniform_()): the new values do not depend on the old ones.
-ZERO_GRAD_FILL = Rule("input, *args", input=lambda g, a: ember.zeros_like(g)).named("fill")
 
 
 def _check_out(name: str, kwargs: dict[str, Any]) -> None:

@@ -21,8 +21,6 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any, NamedTuple
 
-from ember.autograd._op_signatures import SIGNATURES
-
 _REQUIRED = object()
 
 Formula = Callable[[Any, Any], Any]
@@ -163,6 +161,8 @@ class Rule:
         if kind == "rule":
             self._setup(parse_signature(text), f"({text})")
             return
+        from ember.autograd._op_signatures import SIGNATURES  # read when the tables load
+
         declared = SIGNATURES[text]
         params = [Param(n, _REQUIRED if d == "REQUIRED" else d, k == "var") for n, k, d in declared]
         self._setup(params, f"the registry's signature of {text}")
@@ -221,6 +221,8 @@ class Rule:
         """Names the rule after its op; a rule declared without a signature takes the op's
         parameters from the registry (``key``: the dispatch name, ``Tensor.view`` for methods)."""
         if self._source is None and not self._resolved():
+            from ember.autograd._op_signatures import SIGNATURES  # read when the tables load
+
             key = key or name
             if key not in SIGNATURES:
                 raise ValueError(

@@ -9,8 +9,6 @@ everything stored on ``ctx`` is readable from ``output.grad_fn``.
 from __future__ import annotations
 
 import functools
-import inspect
-import traceback
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -412,6 +410,8 @@ class Function(metaclass=FunctionMeta):
             )
         setup_style = cls._uses_setup_context()
         if setup_style:
+            import inspect  # here, not at module level: it keeps inspect out of `import ember`
+
             try:
                 bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             except TypeError as error:
@@ -464,6 +464,8 @@ def _wrap_outputs(
         ctx.next_functions = tuple(edges)
         ctx._input_meta = tuple(input_meta)
         if _anomaly.enabled:
+            import traceback  # anomaly mode only: kept out of `import ember`
+
             ctx.metadata["traceback_"] = traceback.format_stack()[:-2]
     outputs: list[Any] = []
     output_meta: list[tuple[tuple[int, ...], Any] | None] = []
