@@ -72,6 +72,7 @@ _DTYPE_NAMES = {
     "float32": _C.float32, "float64": _C.float64, "float16": _C.float16, "bfloat16": _C.bfloat16,
     "int64": _C.int64, "int32": _C.int32, "int16": _C.int16, "int8": _C.int8, "uint8": _C.uint8,
     "bool": _C.bool, "complex64": _C.complex64, "complex128": _C.complex128,
+    "uint16": _C.uint16, "uint32": _C.uint32, "uint64": _C.uint64,
 }  # fmt: skip
 
 
