@@ -464,9 +464,9 @@ def test_promotion_with_other_integers_is_refused(dtype: Any, other: Any) -> Non
     x = ember.tensor([1, 2], dtype=dtype)
     y = ember.tensor([1, 2], dtype=other)
     with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64"):
-        x * y
+        ember.mul(x, y)
     with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64"):
-        x == y
+        ember.eq(x, y)
 
 
 def test_promotion_between_unsigned_widths_is_refused() -> None:
@@ -545,7 +545,9 @@ def test_torch_checkpoint_with_unsigned_tensors(tmp_path: Any) -> None:
     shape=shapes(max_dims=3),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_random_shapes_round_trip_sort_and_sum(dtype: Any, shape: tuple[int, ...], seed: int) -> None:
+def test_random_shapes_round_trip_sort_and_sum(
+    dtype: Any, shape: tuple[int, ...], seed: int
+) -> None:
     rng = np.random.default_rng(seed)
     ref = rng.integers(0, 2 ** BITS[dtype], size=shape, dtype=UNSIGNED[dtype], endpoint=False)
     t = ember.tensor(ref.tolist(), dtype=dtype).reshape(shape)

@@ -151,7 +151,7 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& x, std::optional<int64_t
   const int64_t n = flat.numel();
   Tensor inverse = Tensor::empty(x.sizes(), ScalarType::Int64);
   Tensor values, counts;
-  visit_dtype(x.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const T* v = flat.data<T>();
