@@ -8,6 +8,7 @@ kernel, RuntimeError for a refused promotion or mean) with a message naming the 
 from __future__ import annotations
 
 import io
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -69,8 +70,6 @@ def test_dtype_attributes(dtype: Any) -> None:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_dtype_pickles_by_name(dtype: Any) -> None:
-    import pickle
-
     assert pickle.loads(pickle.dumps(dtype)) is dtype
 
 
@@ -513,7 +512,6 @@ def test_save_load_numpy_array(dtype: Any, tmp_path: Any) -> None:
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_pickle_and_deepcopy(dtype: Any) -> None:
     import copy
-    import pickle
 
     t, ref = pair(dtype)
     same(pickle.loads(pickle.dumps(t)), ref)
@@ -534,6 +532,32 @@ def test_torch_checkpoint_with_unsigned_tensors(tmp_path: Any) -> None:
     assert loaded["a"].dtype == ember.uint16 and loaded["a"].tolist() == values["a"]
     assert loaded["b"].dtype == ember.uint32 and loaded["b"].tolist() == values["b"]
     assert loaded["c"].dtype == ember.uint64 and loaded["c"].tolist() == values["c"]
+
+
+def _v3_archive(dtype_name: str, raw: bytes, numel: int, size: tuple[int, ...]) -> bytes:
+    """A torch.save zip as torch 2.13 writes uint tensors: _rebuild_tensor_v3 over an untyped
+    storage, with the dtype as a global (built by hand: no torch needed)."""
+    from torch_pickles import PickleWriter, archive
+
+    w = PickleWriter().glob("torch._utils", "_rebuild_tensor_v3").op(b"(")
+    w.storage("0", len(raw), kind="UntypedStorage")
+    w.value(0).value(size).value((1,) * len(size)).value(False)
+    w.glob("collections", "OrderedDict").op(b")").op(b"R")
+    w.glob("torch", dtype_name).op(b"t").op(b"R")
+    return archive(w.done(), {"0": raw})
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_torch_rebuild_tensor_v3_archive(dtype: Any) -> None:
+    values = near_max(dtype)
+    raw = np.array(values, dtype=UNSIGNED[dtype]).tobytes()
+    loaded = ember.load(io.BytesIO(_v3_archive(f"uint{BITS[dtype]}", raw, 8, (8,))))
+    assert loaded.dtype == dtype and loaded.tolist() == values
+    # a storage whose bytes do not hold whole elements, or one too small, is refused
+    with pytest.raises(pickle.UnpicklingError, match=r"\[load\].*(whole|outside)"):
+        ember.load(io.BytesIO(_v3_archive(f"uint{BITS[dtype]}", raw[:-1], 8, (8,))))
+    with pytest.raises(pickle.UnpicklingError, match=r"\[load\].*outside"):
+        ember.load(io.BytesIO(_v3_archive(f"uint{BITS[dtype]}", raw, 8, (9,))))
 
 
 # ---------------------------------------------------------------- hypothesis over shapes
