@@ -46,17 +46,24 @@ DTYPES = (
     "float64",
     "complex64",
     "complex128",
+    # torch's "limited support" unsigned types: only ops that name them (or "unsigned") take them.
+    "uint16",
+    "uint32",
+    "uint64",
 )
-# Names for the dtype sets most ops accept, usable in ``dtypes=`` next to single dtypes.
+_BASE = DTYPES[:12]
+# Names for the dtype sets most ops accept, usable in ``dtypes=`` next to single dtypes. None of
+# them holds uint16/uint32/uint64: an op torch supports them for adds "unsigned".
 DTYPE_GROUPS: dict[str, tuple[str, ...]] = {
-    "all": DTYPES,
-    "real": DTYPES[:10],  # all but complex
-    "numeric": DTYPES[1:10],  # all but bool and complex
-    "numeric+complex": DTYPES[1:],
-    "float+complex": DTYPES[6:],
-    "float": DTYPES[6:10],
-    "integral+bool": DTYPES[:6],
-    "integral": DTYPES[1:6],
+    "all": _BASE,
+    "real": _BASE[:10],  # all but complex
+    "numeric": _BASE[1:10],  # all but bool and complex
+    "numeric+complex": _BASE[1:],
+    "float+complex": _BASE[6:],
+    "float": _BASE[6:10],
+    "integral+bool": _BASE[:6],
+    "integral": _BASE[1:6],
+    "unsigned": DTYPES[12:],
 }
 _GRADS = ("rule", "none", "random", "factory", "missing")
 _CONJS = ("resolve", "pass", "structural")

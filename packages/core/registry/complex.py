@@ -14,7 +14,7 @@ OPS = [
         "angle",
         function="(input: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="() -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The argument of each element, in radians (0 or pi for real input).",
         example=(
@@ -37,7 +37,7 @@ OPS = [
         function="(input: Tensor) -> Tensor",
         method="() -> Tensor",
         conj="pass",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The complex conjugate as a lazy view: shares storage, sets the conj bit (is_conj()).",
         example=(
@@ -49,7 +49,7 @@ OPS = [
         function="(input: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="() -> Tensor",
         inplace="() -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The complex conjugate, always materialized.",
         example=(
@@ -98,7 +98,7 @@ OPS = [
         "real",
         function="(input: Tensor) -> Tensor",
         conj="pass",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The real part of a complex tensor, as a view (a real tensor is returned as is).",
         example=(">>> ember.real(ember.tensor([1 + 2j])).tolist()\n[1.0]"),
@@ -108,7 +108,7 @@ OPS = [
         function="(input: Tensor) -> Tensor",
         method="() -> Tensor",
         conj="pass",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc=(
             "input itself when its conj bit is clear, else a new tensor with the conjugated values."

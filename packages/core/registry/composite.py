@@ -76,7 +76,7 @@ OPS = [
         ),
         method="(exponent: Number | Tensor) -> Tensor",
         inplace="(exponent: Number | Tensor) -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="input raised to exponent, computed in float64 (complex128 for complex input).",
         example=(

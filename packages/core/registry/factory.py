@@ -29,7 +29,7 @@ OPS = [
         ),
         conj="structural",
         grad="none",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="data as a tensor, sharing memory with a tensor or NumPy array when dtype/device fit.",
         example=(
             ">>> a = numpy.zeros(2)\n>>> t = ember.as_tensor(a)\n>>> a[0] = 5\n"
@@ -80,7 +80,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="An uninitialized tensor with input's shape, layout and dtype (unless dtype=).",
         details=(
             "Args:\n"
@@ -289,7 +289,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A tensor of ones shaped like input.",
         details=(
             "Args:\n"
@@ -482,7 +482,7 @@ OPS = [
             "requires_grad: bool = False, pin_memory: bool = False) -> Tensor"
         ),
         grad="factory",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A new tensor holding a copy of data (a number, nested sequences, an array, a tensor).",
         details=(
             "Args:\n"
@@ -532,7 +532,7 @@ OPS = [
             "requires_grad: bool | None = False) -> Tensor"
         ),
         grad="factory",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A tensor of zeros shaped like input.",
         details=(
             "Args:\n"

@@ -30,7 +30,7 @@ OPS = [
         ),
         conj="pass",
         grad="none",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A tensor sharing memory with an object that has __dlpack__ (or a DLPack capsule).",
         details=(
             "NumPy arrays, torch tensors and other DLPack producers qualify; no copy is made\n"

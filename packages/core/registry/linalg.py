@@ -106,7 +106,7 @@ OPS = [
         "ger",
         function="(input: Tensor, vec2: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="(vec2: Tensor) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="Same as outer: out[i][j] = input[i] * vec2[j].",
         example=(
@@ -158,7 +158,7 @@ OPS = [
         "outer",
         function="(input: Tensor, vec2: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="(vec2: Tensor) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The outer product of two 1-d tensors: out[i][j] = input[i] * vec2[j].",
         example=(

@@ -29,7 +29,7 @@ OPS = [
         "corrcoef",
         function="(input: Tensor) -> Tensor",
         method="() -> Tensor",
-        dtypes="numeric+complex",
+        dtypes="numeric+complex, unsigned",
         grad="rule",
         doc="Pearson correlation coefficients of the rows (variables) of a 1-d or 2-d input.",
         example=(
@@ -47,7 +47,7 @@ OPS = [
             "(*, correction: int = 1, fweights: Tensor | None = None, "
             "aweights: Tensor | None = None) -> Tensor"
         ),
-        dtypes="numeric+complex",
+        dtypes="numeric+complex, unsigned",
         grad="rule",
         doc="The covariance matrix of the rows (variables) of input, columns being observations.",
         details=(

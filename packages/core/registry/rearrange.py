@@ -74,7 +74,7 @@ OPS = [
         function="(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor",
         method="(diagonal: int = 0) -> Tensor",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="1-d input: a square matrix with it on a diagonal; 2-d input: a diagonal as 1-d.",
         example=(
             ">>> ember.diag(ember.tensor([1, 2])).tolist()\n[[1, 0], [0, 2]]\n"
@@ -86,7 +86,7 @@ OPS = [
         function="(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor",
         method="(offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="Matrices (in dims dim1, dim2) with input's last dim on a diagonal, zeros elsewhere.",
         example=(">>> ember.diag_embed(ember.tensor([[1, 2]])).tolist()\n[[[1, 0], [0, 2]]]"),
     ),
@@ -95,7 +95,7 @@ OPS = [
         function="(input: Tensor, offset: int = 0) -> Tensor",
         method="(offset: int = 0) -> Tensor",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A square matrix with the flattened input on diagonal `offset`.",
         example=(">>> ember.diagflat(ember.tensor([[1], [2]])).tolist()\n[[1, 0], [0, 2]]"),
     ),
@@ -189,7 +189,7 @@ OPS = [
         function="(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="(other: Tensor) -> Tensor",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="The Kronecker product: every element of input times the whole of other, as blocks.",
         example=(
             ">>> ember.kron(ember.tensor([1, 2]), ember.tensor([1, 10])).tolist()\n[1, 10, 2, 20]"

@@ -10,7 +10,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="none",
         doc="True where every element (over all dims or over `dim`) is nonzero.",
         details="The result is bool, except for uint8 inputs, which give uint8 (as torch).",
@@ -61,7 +61,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="none",
         doc="True where some element (over all dims or over `dim`) is nonzero.",
         details="The result is bool, except for uint8 inputs, which give uint8 (as torch).",
@@ -97,7 +97,7 @@ OPS = [
             "(dim: int | Sequence[int] | None = None, keepdim: bool = False, *, "
             "dtype: dtype | None = None) -> Tensor"
         ),
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The sum with NaN counted as zero, over all dims or over `dim`.",
         example=('>>> ember.nansum(ember.tensor([1.0, float("nan"), 3.0])).item()\n4.0'),
@@ -112,7 +112,7 @@ OPS = [
             "(dim: int | None = None, keepdim: bool = False, *, "
             "dtype: dtype | None = None) -> Tensor"
         ),
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The product of the elements, over all dims or along one `dim`.",
         details="Integral and bool inputs give int64 unless dtype= says otherwise (as torch).",
@@ -132,7 +132,7 @@ OPS = [
             "(dim: int | Sequence[int] | None = None, keepdim: bool = False, *, "
             "dtype: dtype | None = None) -> Tensor"
         ),
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The sum of the elements, over all dims or over `dim`.",
         details="Integral and bool inputs give int64 unless dtype= says otherwise (as torch).",

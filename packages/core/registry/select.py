@@ -154,7 +154,7 @@ OPS = [
             "(sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, "
             "dim: int | None = None) -> Any"
         ),
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="none",
         doc="The sorted unique elements (or slices along `dim`).",
         details=(

@@ -78,7 +78,7 @@ OPS = [
         method="(start_dim: int = 0, end_dim: int = -1) -> Tensor",
         conj="structural",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="Merges dims start_dim..end_dim into one (a view when the strides allow).",
         example=(
             ">>> ember.zeros(2, 3, 4).flatten().shape\nember.Size([24])\n"
@@ -194,7 +194,7 @@ OPS = [
         inplace="(dim: int | Sequence[int] | None = None) -> Tensor",
         conj="structural",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="A view without size-1 dims (all of them, or those of `dim`; other sizes are kept).",
         example=(
             ">>> ember.zeros(2, 1, 3, 1).squeeze().shape\nember.Size([2, 3])\n"
@@ -242,7 +242,7 @@ OPS = [
         inplace="() -> Tensor",
         conj="structural",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="The transpose of a tensor of at most 2 dims (0-d and 1-d come back as they are).",
         example=(">>> ember.tensor([[1, 2, 3]]).t().tolist()\n[[1], [2], [3]]"),
     ),

@@ -11,7 +11,7 @@ OPS = [
             "stable: bool = False) -> Tensor"
         ),
         method="(dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="none",
         doc="The int64 indices that sort `input` along `dim` (sort(...).indices).",
         details="stable=True keeps equal elements in their original order.",
@@ -82,7 +82,7 @@ OPS = [
         "msort",
         function="(input: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="() -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The values sorted ascending along dim 0 (sort(input, dim=0).values).",
         example=(">>> ember.msort(ember.tensor([[3, 1], [2, 4]])).tolist()\n[[2, 1], [3, 4]]"),
@@ -156,7 +156,7 @@ OPS = [
             "(return_inverse: bool = False, return_counts: bool = False, "
             "dim: int | None = None) -> Any"
         ),
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="none",
         doc="Collapses each run of equal consecutive elements (or slices along `dim`) to one.",
         details=(

@@ -71,7 +71,7 @@ OPS = [
         function="(input: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="() -> Tensor",
         inplace="() -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The modified Bessel function of the first kind of order 0 of each element.",
         example=(">>> ember.i0(ember.tensor([0.0])).tolist()\n[1.0]"),

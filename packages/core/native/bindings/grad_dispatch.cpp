@@ -130,7 +130,8 @@ PyObject* call_recorder(GradDispatch* d, PyObject* const* args, Py_ssize_t nargs
   return result;
 }
 
-// Kernels that know no op name (visit_dtype on a complex dtype) raise "[<op>] ...": name it.
+// Kernels that know no op name (visit_dtype on a complex or uint16/32/64 dtype) raise
+// "[<op>] ...": name it, keeping the exception's class.
 PyObject* name_unnamed_error(GradDispatch* d, PyObject* result) {
   if (result || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
   PyObject *type, *value, *traceback;
@@ -143,10 +144,10 @@ PyObject* name_unnamed_error(GradDispatch* d, PyObject* result) {
     const std::string named =
         std::string("[") + (name ? name : "?") + "]" + (message + kUnnamed.size());
     Py_XDECREF(text);
-    Py_XDECREF(type);
     Py_XDECREF(value);
     Py_XDECREF(traceback);
-    PyErr_SetString(PyExc_TypeError, named.c_str());
+    PyErr_SetString(type, named.c_str());
+    Py_XDECREF(type);
     return nullptr;
   }
   if (!text) PyErr_Clear();

@@ -39,6 +39,12 @@ const char* buffer_format(ScalarType t) {
       return "i";
     case ScalarType::Int64:
       return "q";
+    case ScalarType::UInt16:
+      return "H";
+    case ScalarType::UInt32:
+      return "I";
+    case ScalarType::UInt64:
+      return "Q";
     case ScalarType::Float16:
       return "e";
     case ScalarType::Float32:

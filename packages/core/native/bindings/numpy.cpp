@@ -2,6 +2,8 @@
 // __array__, and ember.tensor / as_tensor from nested sequences.
 #include <nanobind/stl/string.h>
 
+#include <limits>
+
 #include "interop.h"
 #include "python_api.h"
 
@@ -15,7 +17,20 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
   const auto code = static_cast<dtype_code>(dt.code);
   EMBER_CHECK(dt.lanes == 1, TypeError, "[", op, "] vector dtypes are not supported");
   if (code == dtype_code::Bool && dt.bits == 8) return ScalarType::Bool;
-  if (code == dtype_code::UInt && dt.bits == 8) return ScalarType::UInt8;
+  if (code == dtype_code::UInt) {
+    switch (dt.bits) {
+      case 8:
+        return ScalarType::UInt8;
+      case 16:
+        return ScalarType::UInt16;
+      case 32:
+        return ScalarType::UInt32;
+      case 64:
+        return ScalarType::UInt64;
+      default:
+        break;
+    }
+  }
   if (code == dtype_code::Int) {
     switch (dt.bits) {
       case 8:
@@ -45,10 +60,10 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
   if (code == dtype_code::Bfloat && dt.bits == 16) return ScalarType::BFloat16;
   if (code == dtype_code::Complex && dt.bits == 64) return ScalarType::ComplexFloat;
   if (code == dtype_code::Complex && dt.bits == 128) return ScalarType::ComplexDouble;
-  throw TypeError(str("[", op, "] can't convert an array of dtype code ", int(dt.code), " with ",
-                      int(dt.bits),
-                      " bits; supported: bool, uint8, int8, int16, int32, int64, "
-                      "float16, float32, float64, complex64, complex128"));
+  throw TypeError(
+      str("[", op, "] can't convert an array of dtype code ", int(dt.code), " with ", int(dt.bits),
+          " bits; supported: bool, uint8, uint16, uint32, uint64, int8, int16, int32, int64, "
+          "float16, float32, float64, complex64, complex128"));
 }
 
 // nanobind refuses byte-swapped, object and long double arrays and strides that are not a
@@ -58,7 +73,8 @@ ScalarType from_dlpack_dtype(nb::dlpack::dtype dt, const char* op) {
   if (nb::hasattr(obj, "dtype")) dtype = nb::repr(nb::getattr(obj, "dtype")).c_str();
   if (nb::hasattr(obj, "strides")) strides = nb::repr(nb::getattr(obj, "strides")).c_str();
   throw TypeError(str("[", op, "] can't convert an array of dtype ", dtype, " with strides ",
-                      strides, " (bytes); supported: native-byte-order bool, uint8, int8, int16,",
+                      strides,
+                      " (bytes); supported: native-byte-order bool, uint8-uint64, int8, int16,",
                       " int32, int64, float16, float32, float64 with strides that are multiples",
                       " of the item size"));
 }
@@ -71,7 +87,7 @@ nb::dlpack::dtype to_dlpack_dtype(ScalarType t) {
   dtype_code code = dtype_code::Float;
   if (t == ScalarType::Bool)
     code = dtype_code::Bool;
-  else if (t == ScalarType::UInt8)
+  else if (t == ScalarType::UInt8 || is_limited_unsigned(t))
     code = dtype_code::UInt;
   else if (is_integral(t, false))
     code = dtype_code::Int;
@@ -225,6 +241,30 @@ void infer(nb::handle h, size_t depth, Shape& shape, Kind& kind, bool& any_eleme
 // NOTE: converting an element may run Python code (__float__, __index__) that mutates the
 // lists being read, so every sequence is re-checked against the inferred shape here.
 template <typename T>
+constexpr bool is_wide_unsigned_v =
+    std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
+
+// A Python int stored in uint16/32/64, as torch: uint64 takes [0, 2**64) (else OverflowError),
+// uint16/uint32 wrap negatives like a cast and raise RuntimeError above their maximum.
+template <typename T>
+T unsigned_value(nb::handle h) {
+  if constexpr (std::is_same_v<T, uint64_t>) {
+    const unsigned long long v = PyLong_AsUnsignedLongLong(h.ptr());
+    if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw nb::python_error();
+    return static_cast<T>(v);
+  } else {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    EMBER_CHECK(overflow == 0 && v <= static_cast<long long>(std::numeric_limits<T>::max()),
+                RuntimeError, "[tensor] value ", nb::str(h).c_str(),
+                " cannot be converted to type ", dtype_name(scalar_type_of<T>()),
+                " without overflow");
+    return static_cast<T>(v);
+  }
+}
+
+template <typename T>
 void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
   const bool sequence = is_sequence(h);
   EMBER_CHECK(sequence == (depth < shape.size()), ValueError, "[tensor] the nested sequence ",
@@ -255,6 +295,12 @@ void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
     EMBER_CHECK(!is_complex_number(h) && !(is_tensor(h) && is_complex(unwrap(h).dtype())),
                 TypeError, "[tensor] can't convert a complex value to the real dtype ",
                 dtype_name(scalar_type_of<T>()));
+  }
+  if constexpr (is_wide_unsigned_v<T>) {
+    if (PyLong_Check(o)) {
+      *out++ = unsigned_value<T>(h);
+      return;
+    }
   }
   if (is_tensor(h)) {
     const Tensor& t = unwrap(h);
@@ -315,7 +361,7 @@ Tensor tensor_from_data(nb::handle data, std::optional<ScalarType> dtype, bool c
   if (!any_element && kind == Kind::Bool) dt = default_dtype();  // tensor([]) is float
   if (dtype) dt = *dtype;
   Tensor t = Tensor::empty(shape, dt);
-  visit_dtype_with_complex(dt, [&](auto tag) {
+  visit_every_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data<T>();
     fill_elements(data, shape, 0, out);

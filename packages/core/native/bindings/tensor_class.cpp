@@ -7,7 +7,7 @@ namespace ember::py {
 namespace {
 
 nb::object scalar_to_python(const Tensor& t, const char* data) {
-  return visit_dtype_with_complex(t.dtype(), [&](auto tag) -> nb::object {
+  return visit_every_dtype(t.dtype(), [&](auto tag) -> nb::object {
     using T = typename decltype(tag)::type;
     const T value = *reinterpret_cast<const T*>(data);
     if constexpr (is_complex_v<T>) {
@@ -15,6 +15,8 @@ nb::object scalar_to_python(const Tensor& t, const char* data) {
                                              static_cast<double>(value.imag())));
     } else if constexpr (std::is_same_v<T, bool>) {
       return nb::bool_(value);
+    } else if constexpr (std::is_same_v<T, uint64_t>) {
+      return nb::steal(PyLong_FromUnsignedLongLong(value));
     } else if constexpr (std::is_integral_v<T>) {
       return nb::int_(static_cast<int64_t>(value));
     } else {

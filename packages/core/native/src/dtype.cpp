@@ -4,18 +4,19 @@
 #include <atomic>
 
 #include "ember/errors.h"
+#include "ember/unsigned_support.h"
 
 namespace ember {
 
 int64_t element_size(ScalarType t) {
-  static constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  static constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8};
   return sizes[static_cast<int>(t)];
 }
 
 std::string_view dtype_name(ScalarType t) {
-  static constexpr std::string_view names[] = {"bool",    "uint8",   "int8",      "int16",
-                                               "int32",   "int64",   "float16",   "bfloat16",
-                                               "float32", "float64", "complex64", "complex128"};
+  static constexpr std::string_view names[] = {
+      "bool",    "uint8",   "int8",      "int16",      "int32",  "int64",  "float16", "bfloat16",
+      "float32", "float64", "complex64", "complex128", "uint16", "uint32", "uint64"};
   return names[static_cast<int>(t)];
 }
 
@@ -32,12 +33,42 @@ void throw_complex_unsupported(ScalarType t) {
                       "partial: see ember's complex dtype notes)"));
 }
 
+namespace {
+const char* unsigned_torch_name(ScalarType t) {
+  return t == ScalarType::UInt16 ? "UInt16" : t == ScalarType::UInt32 ? "UInt32" : "UInt64";
+}
+}  // namespace
+
+void throw_unsigned_unsupported(ScalarType t) {
+  throw TypeNotImplementedError(str("[<op>] not implemented for '", unsigned_torch_name(t), "' (",
+                                    dtype_name(t),
+                                    " has torch's limited op support: see docs/dtypes)"));
+}
+
+void reject_limited_unsigned(ScalarType t, const char* op) {
+  EMBER_CHECK(!is_limited_unsigned(t), TypeNotImplementedError, "[", op, "] not implemented for '",
+              unsigned_torch_name(t), "' (", dtype_name(t), " has torch's limited op support)");
+}
+
 void reject_complex(ScalarType t, const char* op) {
   EMBER_CHECK(!is_complex(t), TypeError, "[", op, "] not implemented for '", dtype_name(t),
               "' (complex support is partial)");
 }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
+  // torch promotes uint16/32/64 only with itself and with the floating types.
+  if (is_limited_unsigned(a) || is_limited_unsigned(b)) {
+    if (a == b) return a;
+    if (is_floating(a)) return a;
+    if (is_floating(b)) return b;
+    static constexpr const char* names[] = {
+        "Bool",  "Byte",   "Char",         "Short",         "Int",    "Long",   "Half",  "BFloat16",
+        "Float", "Double", "ComplexFloat", "ComplexDouble", "UInt16", "UInt32", "UInt64"};
+    throw RuntimeError(
+        str("[promote_types] Promotion for uint16, uint32, uint64 types is not "
+            "supported, attempted to promote ",
+            names[static_cast<int>(a)], " and ", names[static_cast<int>(b)]));
+  }
   // With a complex operand: the complex type wide enough for both parts (torch's rule; complex32
   // does not exist here, so float16/bfloat16 + complex64 is complex64).
   if (is_complex(a) || is_complex(b)) {

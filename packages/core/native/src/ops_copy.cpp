@@ -136,7 +136,7 @@ const Tensor& fill_int_(const Tensor& t, int64_t value) {
 double item_double(const Tensor& t, const char* op) {
   EMBER_CHECK(t.numel() == 1, RuntimeValueError, "[", op, "] a Tensor with ", t.numel(),
               " elements cannot be converted to a Python scalar");
-  return visit_dtype(t.dtype(), [&](auto tag) {
+  return visit_dtype_with_unsigned(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return static_cast<double>(static_cast<compute_t<T>>(*t.data<T>()));
   });
@@ -145,7 +145,7 @@ double item_double(const Tensor& t, const char* op) {
 int64_t item_int(const Tensor& t, const char* op) {
   EMBER_CHECK(t.numel() == 1, RuntimeValueError, "[", op, "] a Tensor with ", t.numel(),
               " elements cannot be converted to a Python scalar");
-  return visit_dtype(t.dtype(), [&](auto tag) {
+  return visit_dtype_with_unsigned(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return static_cast<int64_t>(static_cast<compute_t<T>>(*t.data<T>()));
   });

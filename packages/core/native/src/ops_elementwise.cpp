@@ -187,6 +187,13 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, 
                 "] subtraction, the `-` operator, with bool tensors is not supported; use `^` "
                 "or logical_xor() instead");
   }
+  // Bools have no nan: fmax/fmin are maximum/minimum (torch supports them for bool).
+  BinaryOp kernel = op;
+  if (dt == ScalarType::Bool && op == BinaryOp::Fmax) kernel = BinaryOp::Maximum;
+  if (dt == ScalarType::Bool && op == BinaryOp::Fmin) kernel = BinaryOp::Minimum;
+  // A dtype without the kernel (uint32 // 2) raises before the argument checks.
+  const Loop1d loop = require_kernel(
+      cpu_kernels().binary[static_cast<int>(kernel)][static_cast<int>(dt)], name, dt);
   if (op == BinaryOp::DivTrunc || op == BinaryOp::DivFloor || op == BinaryOp::Remainder ||
       op == BinaryOp::Fmod) {
     check_int_divisor(b, dt, name);
@@ -195,13 +202,7 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, 
     EMBER_CHECK(item_int(b, "pow") >= 0, RuntimeError,
                 "[pow] integers to negative integer powers are not allowed");
   }
-  // Bools have no nan: fmax/fmin are maximum/minimum (torch supports them for bool).
-  BinaryOp kernel = op;
-  if (dt == ScalarType::Bool && op == BinaryOp::Fmax) kernel = BinaryOp::Maximum;
-  if (dt == ScalarType::Bool && op == BinaryOp::Fmin) kernel = BinaryOp::Minimum;
-  iter.for_each(require_kernel(cpu_kernels().binary[static_cast<int>(kernel)][static_cast<int>(dt)],
-                               name, dt),
-                &p);
+  iter.for_each(loop, &p);
   if (in_place) a.bump_version();
   return iter.output();
 }

@@ -6,6 +6,7 @@
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
+#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -37,7 +38,7 @@ T from_double(double v) {
 // Writes value(i) for every element of a fresh contiguous tensor, in parallel.
 template <typename ValueFn>
 void fill_contiguous(const Tensor& out, ValueFn value) {
-  visit_dtype(out.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* data = out.data<T>();
     parallel_for(0, out.numel(), kFillGrain, [&](int64_t begin, int64_t end) {
@@ -68,6 +69,12 @@ const char* torch_type_name(ScalarType t) {
       return "Bool";
     case ScalarType::UInt8:
       return "Byte";
+    case ScalarType::UInt16:
+      return "UInt16";
+    case ScalarType::UInt32:
+      return "UInt32";
+    case ScalarType::UInt64:
+      return "UInt64";
     case ScalarType::Int8:
       return "Char";
     case ScalarType::Int16:
@@ -116,7 +123,7 @@ void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
     const double v = value.to_double();
     fits = !std::isfinite(v) || std::fabs(v) <= float_max(dtype);
   } else {
-    visit_dtype(dtype, [&](auto tag) {
+    visit_dtype_with_unsigned(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         const double max = static_cast<double>(std::numeric_limits<T>::max());
@@ -211,6 +218,7 @@ Tensor ones(const Shape& size, ScalarType dtype) {
 Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
   EMBER_CHECK(dtype != ScalarType::Bool, NotImplementedError,
               "[arange] \"arange_cpu\" not implemented for 'Bool'");
+  reject_limited_unsigned(dtype, "arange");
   for (const Scalar* s : {&start, &end, &step}) {
     EMBER_CHECK(s->is_int || std::isfinite(s->d), RuntimeError,
                 "[arange] unsupported range: ", start.to_double(), " -> ", end.to_double(),

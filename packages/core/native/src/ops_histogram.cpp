@@ -10,6 +10,7 @@
 #include "ember/ops.h"
 #include "ember/ops/histogram.h"
 #include "ember/parallel.h"
+#include "ember/unsigned_support.h"
 
 namespace ember {
 
@@ -77,6 +78,7 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
 
 Tensor bincount(const Tensor& x, const Tensor& weights, int64_t minlength) {
   const char* op = "bincount";
+  reject_limited_unsigned(x.dtype(), op);
   EMBER_CHECK(is_integral(x.dtype(), false), NotImplementedError, "[", op, "] not implemented for ",
               dtype_name(x.dtype()), " (needs an integer input)");
   EMBER_CHECK(minlength >= 0, RuntimeError, "[", op, "] minlength should be >= 0, got ", minlength);

@@ -22,7 +22,7 @@ Shape keepdim_shape(const Tensor& x, const std::vector<bool>& mask) {
 
 // Fills with the op's identity: 0, 1, the lowest/highest value, true/false.
 void fill_identity(const Tensor& acc, ReduceOp op) {
-  visit_dtype_with_complex(acc.dtype(), [&](auto tag) {
+  visit_every_dtype(acc.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       return;  // accumulators are never reduced-precision
@@ -167,6 +167,9 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
   // torch: with out= and no dtype=, the reduction runs in out's dtype; a given dtype= must be it.
   if (out.defined() && dtype) check_out_dtype(out, *dtype, name, OutDtype::kExact);
   if (out.defined() && !dtype) dtype = out.dtype();
+  // torch sums uint16/32/64 only into int64 (or a float), never in the unsigned type itself.
+  EMBER_CHECK(!dtype || !is_limited_unsigned(*dtype), TypeNotImplementedError, "[", name,
+              "] not implemented for dtype ", dtype_name(*dtype));
   const Tensor input = dtype ? to_dtype(x, *dtype) : x;
   const ScalarType out_dtype =
       dtype ? *dtype

@@ -9,6 +9,7 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
+#include "ember/unsigned_support.h"
 #include "reduce_dim_loops.h"
 
 namespace ember {
@@ -436,6 +437,7 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
 }
 
 Tensor count_nonzero(const Tensor& x, const Dims& dims) {
+  reject_limited_unsigned(x.dtype(), "count_nonzero");
   const auto mask = reduction_mask(x, dims, "count_nonzero");
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);

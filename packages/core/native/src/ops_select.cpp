@@ -100,7 +100,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& x, int64_t dim) {
   std::iota(order.begin(), order.end(), int64_t{0});
   Tensor inverse = Tensor::empty({n}, ScalarType::Int64);
   std::vector<int64_t> firsts, counts;
-  visit_dtype(x.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const T* data = front.data<T>();
@@ -151,7 +151,7 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& x, std::optional<int64_t
   const int64_t n = flat.numel();
   Tensor inverse = Tensor::empty(x.sizes(), ScalarType::Int64);
   Tensor values, counts;
-  visit_dtype(x.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const T* v = flat.data<T>();

@@ -15,6 +15,7 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
+#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -280,7 +281,10 @@ void row_loop(char** data, const int64_t* strides, int64_t n, const void* params
 
 template <Mode kMode>
 Loop1d loop_for(ScalarType t) {
-  return visit_dtype(t, [](auto tag) -> Loop1d {
+  // sort (stable too) runs on uint16/32/64 in torch; topk/kthvalue/median refuse them.
+  const bool sort_mode = kMode == Mode::Sort;
+  if (!sort_mode && is_limited_unsigned(t)) throw_unsigned_unsupported(t);
+  return visit_dtype_with_unsigned(t, [](auto tag) -> Loop1d {
     using T = typename decltype(tag)::type;
     return &row_loop<T, kMode>;
   });
@@ -453,6 +457,8 @@ int64_t search(const T* bd, const int64_t* sorter, int64_t m, T v, bool right) {
 
 Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, bool right,
                     const Tensor& sorter, const Tensor& out, const char* op) {
+  reject_limited_unsigned(seq.dtype(), op);
+  reject_limited_unsigned(values.dtype(), op);
   EMBER_CHECK(seq.dim() > 0, RuntimeError, "[", op,
               "] boundaries tensor should have positive dimension, but got 0 dimension");
   EMBER_CHECK(!(values.dim() == 0 && seq.dim() > 1), RuntimeError, "[", op,
@@ -549,7 +555,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& x, std::opti
   const int64_t inner = n == 0 ? 0 : block.numel() / n;
   Tensor inverse = Tensor::empty(dim ? Shape{n} : x.sizes(), ScalarType::Int64);
   std::vector<int64_t> starts;  // first row of each group
-  visit_dtype(x.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const T* rows = block.data<T>();

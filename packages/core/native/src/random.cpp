@@ -152,10 +152,16 @@ const Tensor& fill_in_place(const Tensor& t, const char* op, Fill fill) {
   t.check_writable(op);
   assert_no_internal_overlap(t, op);
   const Tensor target = t.is_contiguous() ? t : Tensor::empty(t.sizes(), t.dtype());
-  visit_dtype(t.dtype(), [&](auto tag) {
+  auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kFloatOnly || is_float_type<T>) fill(tag, target.data<T>(), target.numel());
-  });
+  };
+  // Integer draws (randint, random_) also fill uint16/32/64, as torch's do.
+  if constexpr (kFloatOnly) {
+    visit_dtype(t.dtype(), run);
+  } else {
+    visit_dtype_with_unsigned(t.dtype(), run);
+  }
   if (!target.same_impl(t)) {
     copy_(t, target);
   } else {
@@ -241,6 +247,12 @@ std::pair<int64_t, int64_t> integer_range(ScalarType t) {
       return {0, 1};
     case ScalarType::UInt8:
       return {0, 255};
+    case ScalarType::UInt16:
+      return {0, 65535};
+    case ScalarType::UInt32:
+      return {0, std::numeric_limits<uint32_t>::max()};
+    case ScalarType::UInt64:  // bounds are int64 arguments
+      return {0, std::numeric_limits<int64_t>::max()};
     case ScalarType::Int8:
       return {-128, 127};
     case ScalarType::Int16:

@@ -67,7 +67,7 @@ Tensor Tensor::empty_strided(const Shape& sizes, const Shape& strides, ScalarTyp
 
 Tensor Tensor::scalar(double value, ScalarType dtype, bool wrapped_number) {
   Tensor t = empty({}, dtype);
-  visit_dtype_with_complex(dtype, [&](auto tag) {
+  visit_every_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     *t.data<T>() = static_cast<T>(value);
   });
@@ -77,7 +77,7 @@ Tensor Tensor::scalar(double value, ScalarType dtype, bool wrapped_number) {
 
 Tensor Tensor::scalar_int(int64_t value, ScalarType dtype, bool wrapped_number) {
   Tensor t = empty({}, dtype);
-  visit_dtype_with_complex(dtype, [&](auto tag) {
+  visit_every_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       *t.data<T>() = T(static_cast<float>(value));

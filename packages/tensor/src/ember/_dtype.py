@@ -93,6 +93,9 @@ class iinfo:
 
     _BITS: ClassVar[dict[str, tuple[builtins.int, bool]]] = {
         "uint8": (8, False),
+        "uint16": (16, False),
+        "uint32": (32, False),
+        "uint64": (64, False),
         "int8": (8, True),
         "int16": (16, True),
         "int32": (32, True),

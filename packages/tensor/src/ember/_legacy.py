@@ -44,6 +44,9 @@ TYPE_NAMES: dict[Any, str] = {
     _C.float64: "DoubleTensor",
     _C.complex64: "ComplexFloatTensor",
     _C.complex128: "ComplexDoubleTensor",
+    _C.uint16: "UInt16Tensor",
+    _C.uint32: "UInt32Tensor",
+    _C.uint64: "UInt64Tensor",
 }
 # Both spellings name the same type: torch's ("torch.LongTensor") and ember's.
 _DTYPE_OF_NAME: dict[str, Any] = {

@@ -33,10 +33,15 @@ DTYPE_CODES: dict[Any, str] = {
     # (a plain safetensors reader refuses the entry as an unknown dtype).
     _C.complex64: "C64",
     _C.complex128: "C128",
+    # safetensors' unsigned codes (torch's limited-support uint16/uint32/uint64).
+    _C.uint16: "U16",
+    _C.uint32: "U32",
+    _C.uint64: "U64",
 }
 DTYPES: dict[str, Any] = {code: dtype for dtype, code in DTYPE_CODES.items()}
 ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "I16": 2, "I32": 4, "I64": 8, "F16": 2, "BF16": 2}
 ITEMSIZE.update({"F32": 4, "F64": 8, "C64": 8, "C128": 16})
+ITEMSIZE.update({"U16": 2, "U32": 4, "U64": 8})
 # ember starts the data, and every entry viewed with several dtypes, at a multiple of the widest
 # item size (C128's), so that mmap=True can use every entry in place.
 DATA_ALIGNMENT = 16

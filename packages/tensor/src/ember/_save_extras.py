@@ -32,7 +32,7 @@ PICKLE_KEY = "ember.pickle"  # metadata: the index of the pickle section's tenso
 # numpy dtypes ember stores as data (bfloat16 has no numpy dtype; others need the pickle opt-in).
 _NUMPY_KINDS = {
     "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-    "complex64", "complex128",
+    "complex64", "complex128", "uint16", "uint32", "uint64",
 }  # fmt: skip
 
 

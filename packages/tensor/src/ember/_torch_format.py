@@ -72,6 +72,7 @@ _DTYPE_NAMES = {
     "float32": _C.float32, "float64": _C.float64, "float16": _C.float16, "bfloat16": _C.bfloat16,
     "int64": _C.int64, "int32": _C.int32, "int16": _C.int16, "int8": _C.int8, "uint8": _C.uint8,
     "bool": _C.bool, "complex64": _C.complex64, "complex128": _C.complex128,
+    "uint16": _C.uint16, "uint32": _C.uint32, "uint64": _C.uint64,
 }  # fmt: skip
 
 
@@ -137,6 +138,31 @@ def _rebuild_tensor_v2(
     return t
 
 
+def _rebuild_tensor_v3(
+    storage: Any,
+    storage_offset: Any,
+    size: Any,
+    stride: Any,
+    requires_grad: Any,
+    backward_hooks: Any,
+    dtype: Any,
+    metadata: Any = None,
+) -> Any:
+    """``torch._utils._rebuild_tensor_v3`` (torch writes it for uint16/32/64): an untyped storage
+    read as ``dtype``, then the checks of ``_rebuild_tensor_v2``."""
+    if not isinstance(storage, _Storage):
+        raise _fail(f"a tensor must be built over a storage, got {type(storage).__name__}")
+    if not isinstance(dtype, _C.dtype):
+        raise _fail(f"the tensor's dtype must be a dtype, got {dtype!r:.40}")
+    nbytes = storage.numel * storage.dtype.itemsize
+    if nbytes % dtype.itemsize:
+        raise _fail(f"a storage of {nbytes} bytes does not hold whole {dtype} elements")
+    typed = _Storage(storage.base, dtype, nbytes // dtype.itemsize)
+    return _rebuild_tensor_v2(
+        typed, storage_offset, size, stride, requires_grad, backward_hooks, metadata
+    )
+
+
 def _rebuild_tensor(storage: Any, storage_offset: Any, size: Any, stride: Any) -> Any:
     """``torch._utils._rebuild_tensor`` (older files)."""
     return _rebuild_tensor_v2(storage, storage_offset, size, stride)
@@ -192,6 +218,7 @@ def _device(kind: Any, index: Any = None) -> Any:
 def _allowlist() -> dict[str, Any]:
     table: dict[str, Any] = {
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+        "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_tensor": _rebuild_tensor,
         "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,

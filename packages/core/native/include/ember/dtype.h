@@ -24,8 +24,13 @@ enum class ScalarType : int8_t {
   Float64,
   ComplexFloat,   // complex64: two float32
   ComplexDouble,  // complex128: two float64
+  // torch's "limited support" unsigned types: creation, casts, data movement, ==, *, bitwise
+  // and/or/xor, sum/prod/cumsum, sort/unique; visit_dtype refuses them (see visit_dtype).
+  UInt16,
+  UInt32,
+  UInt64,
 };
-constexpr int kNumScalarTypes = 12;
+constexpr int kNumScalarTypes = 15;
 
 // NOTE: conversions are always_inline because kernels are compiled once per ISA: an out-of-line
 // AVX-512 copy must never be shared with the baseline kernels.
@@ -123,6 +128,9 @@ EMBER_CPP_TYPE(Float32, float)
 EMBER_CPP_TYPE(Float64, double)
 EMBER_CPP_TYPE(ComplexFloat, std::complex<float>)
 EMBER_CPP_TYPE(ComplexDouble, std::complex<double>)
+EMBER_CPP_TYPE(UInt16, uint16_t)
+EMBER_CPP_TYPE(UInt32, uint32_t)
+EMBER_CPP_TYPE(UInt64, uint64_t)
 #undef EMBER_CPP_TYPE
 
 template <typename T>
@@ -134,6 +142,18 @@ constexpr ScalarType scalar_type_of<bool>() {
 template <>
 constexpr ScalarType scalar_type_of<uint8_t>() {
   return ScalarType::UInt8;
+}
+template <>
+constexpr ScalarType scalar_type_of<uint16_t>() {
+  return ScalarType::UInt16;
+}
+template <>
+constexpr ScalarType scalar_type_of<uint32_t>() {
+  return ScalarType::UInt32;
+}
+template <>
+constexpr ScalarType scalar_type_of<uint64_t>() {
+  return ScalarType::UInt64;
 }
 template <>
 constexpr ScalarType scalar_type_of<int8_t>() {
@@ -206,11 +226,17 @@ inline bool is_floating(ScalarType t) {
   return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
          t == ScalarType::Float64;
 }
+// uint16/uint32/uint64: the unsigned types torch supports only for a few ops.
+inline bool is_limited_unsigned(ScalarType t) {
+  return t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
+}
 inline bool is_integral(ScalarType t, bool include_bool) {
-  return (t >= ScalarType::UInt8 && t <= ScalarType::Int64) ||
+  return (t >= ScalarType::UInt8 && t <= ScalarType::Int64) || is_limited_unsigned(t) ||
          (include_bool && t == ScalarType::Bool);
 }
-inline bool is_signed(ScalarType t) { return t != ScalarType::Bool && t != ScalarType::UInt8; }
+inline bool is_signed(ScalarType t) {
+  return t != ScalarType::Bool && t != ScalarType::UInt8 && !is_limited_unsigned(t);
+}
 inline bool is_complex(ScalarType t) {
   return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
 }
@@ -228,6 +254,9 @@ ScalarType default_complex_dtype();
 // Raises TypeError "[op] not implemented for 'complex64'" for a complex `t` (ops whose real code
 // path would silently drop the imaginary part).
 void reject_complex(ScalarType t, const char* op);
+// Raises NotImplementedError "[<op>] not implemented for 'UInt32'" (torch's wording and type) for
+// the ops torch does not support on uint16/uint32/uint64; the op dispatcher names the op.
+[[noreturn]] void throw_unsigned_unsupported(ScalarType t);
 
 // PyTorch's promote_types lattice (torch.promote_types).
 ScalarType promote_types(ScalarType a, ScalarType b);
@@ -238,13 +267,18 @@ ScalarType default_dtype();
 void set_default_dtype(ScalarType t);
 
 // Calls `fn(CppTypeTag<T>{})` with the C++ type of `t`, for the real dtypes only: a complex `t`
-// raises TypeError, so call sites never instantiate their template for std::complex.
+// raises TypeError and a uint16/32/64 `t` NotImplementedError (torch's limited support), so call
+// sites never instantiate their template for std::complex or the wide unsigned types.
 template <typename Fn>
 decltype(auto) visit_dtype(ScalarType t, Fn&& fn) {
   switch (t) {
     case ScalarType::ComplexFloat:
     case ScalarType::ComplexDouble:
       throw_complex_unsupported(t);
+    case ScalarType::UInt16:
+    case ScalarType::UInt32:
+    case ScalarType::UInt64:
+      throw_unsigned_unsupported(t);
     case ScalarType::Bool:
       return fn(CppTypeTag<bool>{});
     case ScalarType::UInt8:
@@ -275,6 +309,25 @@ decltype(auto) visit_dtype_with_complex(ScalarType t, Fn&& fn) {
   if (t == ScalarType::ComplexFloat) return fn(CppTypeTag<std::complex<float>>{});
   if (t == ScalarType::ComplexDouble) return fn(CppTypeTag<std::complex<double>>{});
   return visit_dtype(t, std::forward<Fn>(fn));
+}
+
+// visit_dtype that also visits uint16/uint32/uint64: for the ops torch supports on them (copies,
+// fills, item, sort, unique, cumsum).
+template <typename Fn>
+decltype(auto) visit_dtype_with_unsigned(ScalarType t, Fn&& fn) {
+  if (t == ScalarType::UInt16) return fn(CppTypeTag<uint16_t>{});
+  if (t == ScalarType::UInt32) return fn(CppTypeTag<uint32_t>{});
+  if (t == ScalarType::UInt64) return fn(CppTypeTag<uint64_t>{});
+  return visit_dtype(t, std::forward<Fn>(fn));
+}
+
+// Every dtype: the real ones, complex64/complex128 and uint16/uint32/uint64 (scalars, item(),
+// tolist(), tensor(list), reduction identities).
+template <typename Fn>
+decltype(auto) visit_every_dtype(ScalarType t, Fn&& fn) {
+  if (t == ScalarType::ComplexFloat) return fn(CppTypeTag<std::complex<float>>{});
+  if (t == ScalarType::ComplexDouble) return fn(CppTypeTag<std::complex<double>>{});
+  return visit_dtype_with_unsigned(t, std::forward<Fn>(fn));
 }
 
 // NaN test for any element type (integers and bool are never NaN); the scans, selections and

@@ -13,7 +13,7 @@ namespace ember::cpu::EMBER_ISA_NS {
 namespace {
 
 using ComplexTypes = TypeList<std::complex<float>, std::complex<double>>;
-using RealTypes = AllTypes;  // the baseline AllTypes: every real dtype
+using RealTypes = CastTypes;  // the baseline CastTypes: every real dtype, uint16-64 included
 
 // torch's rules: real -> complex sets imag = 0; complex -> real keeps the real part (torch warns
 // once about the discarded imaginary part); complex -> bool is `value != 0`.
