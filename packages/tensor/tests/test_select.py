@@ -361,3 +361,15 @@ def test_quantile_forms_and_errors() -> None:
     raises(RuntimeError, "quantile", lambda: ember.quantile(x.half(), 0.5))
     raises(IndexError, "quantile", lambda: ember.quantile(x, 0.5, dim=1))
     raises(TypeError, "quantile", lambda: ember.quantile(x, "a"))
+
+
+def test_histc_range_past_the_dtype_is_refused_and_overflowing_bins_stay_in_range() -> None:
+    # UBSan (sanitizer step): a float16 range of [-2**63, 0] became [-inf, 0] in float16, and
+    # inf / inf was converted to an integer bin. torch refuses the range with a RuntimeError.
+    x = ember.tensor([1.0, 2.0, 3.0], dtype=ember.float16)
+    with pytest.raises(RuntimeError, match=r"\[histc\] the range .* cannot be converted to"):
+        ember.histc(x, 1000000, -(2.0**63))
+    # offset * bins overflows float16 to inf: the element lands in the last bin, not outside.
+    y = ember.tensor([1.0, 60000.0], dtype=ember.float16)
+    counts = ember.histc(y, 10**6, -60000.0, 60000.0)
+    assert counts.shape == (10**6,) and counts.sum().item() <= 2

@@ -47,6 +47,9 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
       using C = compute_t<T>;
       const T* v = data.data<T>();
       const T left(static_cast<C>(lo)), right(static_cast<C>(hi));
+      EMBER_CHECK(std::isfinite(static_cast<C>(left)) && std::isfinite(static_cast<C>(right)),
+                  RuntimeError, "[", op, "] the range [", lo, ", ", hi, "] cannot be converted to ",
+                  dtype_name(x.dtype()), " without overflow");
       // Every step rounds to T, as torch's arithmetic on its scalar type does.
       const T width = static_cast<T>(static_cast<C>(right) - static_cast<C>(left));
       parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
@@ -57,9 +60,13 @@ Tensor histc(const Tensor& x, int64_t bins, double min, double max, const Tensor
             if (!(e >= static_cast<C>(left) && e <= static_cast<C>(right))) continue;
             const T offset = static_cast<T>(e - static_cast<C>(left));
             const T scaled = static_cast<T>(static_cast<C>(offset) * static_cast<C>(bins));
-            int64_t pos = static_cast<int64_t>(
-                static_cast<C>(static_cast<T>(static_cast<C>(scaled) / static_cast<C>(width))));
-            pos = std::clamp<int64_t>(pos, 0, bins - 1);  // max itself: the last bin
+            const C q =
+                static_cast<C>(static_cast<T>(static_cast<C>(scaled) / static_cast<C>(width)));
+            // Clamped before the conversion: an overflowed offset * bins is inf, and converting
+            // inf or NaN to an integer is undefined. max itself lands in the last bin.
+            const int64_t pos = q >= static_cast<C>(bins - 1) ? bins - 1
+                                : q > C(0)                    ? static_cast<int64_t>(q)
+                                                              : 0;
             ++h[pos];
           }
         }
