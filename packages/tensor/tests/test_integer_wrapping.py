@@ -74,3 +74,12 @@ def test_round_decimals_still_rounds_to_the_power_of_ten() -> None:
     x = ember.tensor([1234.5678, -0.125], dtype=ember.float64)
     np.testing.assert_allclose(x.round(decimals=2).numpy(), [1234.57, -0.12])
     np.testing.assert_allclose(x.round(decimals=-2).numpy(), [1200.0, -0.0])
+
+
+@pytest.mark.parametrize("diagonal", [2**63 - 1, -(2**63), 2**62, -(2**62), 4, -4])
+def test_triu_tril_with_a_diagonal_past_the_matrix_keep_all_or_nothing(diagonal: int) -> None:
+    # Was i + diagonal (+ 1) in int64: signed overflow at 2**63 - 1 (UBSan, registry fuzzer).
+    x = ember.ones(3, 3, dtype=ember.float16)
+    above = diagonal > 0
+    np.testing.assert_array_equal(x.triu(diagonal).numpy(), np.zeros((3, 3)) if above else 1)
+    np.testing.assert_array_equal(x.tril(diagonal).numpy(), 1 if above else np.zeros((3, 3)))
