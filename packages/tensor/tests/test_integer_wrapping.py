@@ -57,3 +57,29 @@ def test_alpha_and_beta_past_int64_are_never_converted_to_integers() -> None:
         ember.addmm(m, m, m, alpha=float("inf"))
     with pytest.raises(RuntimeError, match=r"\[index_add\] alpha nan does not fit"):
         i.index_add(0, ember.tensor([0]), ember.ones(1, dtype=ember.int64), alpha=math.nan)
+
+
+@pytest.mark.parametrize("decimals", [-(2**63), 2**63 - 1, -400, 400])
+def test_round_decimals_at_the_int64_extremes_is_nan_as_in_torch(decimals: int) -> None:
+    # 10**|decimals| overflows to inf, so x * inf / inf and x / inf * inf are NaN (torch 2.13 too).
+    # Was -decimals on INT64_MIN: signed overflow (UBSan found it through the registry fuzzer).
+    x = ember.tensor([1.5, -2.0, 0.0])
+    assert np.isnan(x.round(decimals=decimals).numpy()).all()
+    y = ember.ones(1).expand(4).clone()
+    y.round_(decimals=decimals)
+    assert np.isnan(y.numpy()).all()
+
+
+def test_round_decimals_still_rounds_to_the_power_of_ten() -> None:
+    x = ember.tensor([1234.5678, -0.125], dtype=ember.float64)
+    np.testing.assert_allclose(x.round(decimals=2).numpy(), [1234.57, -0.12])
+    np.testing.assert_allclose(x.round(decimals=-2).numpy(), [1200.0, -0.0])
+
+
+@pytest.mark.parametrize("diagonal", [2**63 - 1, -(2**63), 2**62, -(2**62), 4, -4])
+def test_triu_tril_with_a_diagonal_past_the_matrix_keep_all_or_nothing(diagonal: int) -> None:
+    # Was i + diagonal (+ 1) in int64: signed overflow at 2**63 - 1 (UBSan, registry fuzzer).
+    x = ember.ones(3, 3, dtype=ember.float16)
+    above = diagonal > 0
+    np.testing.assert_array_equal(x.triu(diagonal).numpy(), np.zeros((3, 3)) if above else 1)
+    np.testing.assert_array_equal(x.tril(diagonal).numpy(), 1 if above else np.zeros((3, 3)))

@@ -6,6 +6,7 @@ whole session; every case must end in the typed exception named, never a signal 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -116,3 +117,42 @@ def test_a_list_read_once_still_converts() -> None:
 
     assert ember.tensor([[1, 2], [3, 4]]).tolist() == [[1, 2], [3, 4]]
     assert ember.tensor(((1.5,), (2.5,))).shape == (2, 1)
+
+
+# Sizes that must fail fast as the typed error under a memory cap: the registry fuzzer's cap
+# (RLIMIT_AS, 2 GiB) or, under ASan, whose shadow needs terabytes of address space, the sanitizer
+# build's per-tensor ceiling that ci/sanitize.sh sets (EMBER_SANITIZE_MAX_ALLOCATION_MB). Both
+# once filled 2-4 GiB under ASan until the fuzzer's 20 s alarm.
+CAPPED_CASES = {
+    "arange_2_31_requires_grad": "ember.arange(2**31, requires_grad=True)",
+    "full_2_31_by_2_bool": "ember.full((2**31, 2), True)",
+}
+
+CAPPED_RUNNER = """
+import os, resource, sys
+if "asan" not in os.environ.get("LD_PRELOAD", ""):
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+import ember
+try:
+    exec(sys.argv[1])
+except Exception as e:
+    print(type(e).__name__ + ": " + str(e))
+else:
+    print("no error")
+"""
+
+
+@pytest.mark.parametrize("name", sorted(CAPPED_CASES))
+def test_huge_allocation_under_the_memory_cap_is_a_typed_error(name: str) -> None:
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        assert os.environ.get("EMBER_SANITIZE_MAX_ALLOCATION_MB"), "ci/sanitize.sh sets the ceiling"
+    run = subprocess.run(
+        [sys.executable, "-c", CAPPED_RUNNER, CAPPED_CASES[name]],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, f"{name} crashed (rc={run.returncode}): {run.stderr[-500:]}"
+    line = run.stdout.strip().splitlines()[-1]
+    assert line.startswith("RuntimeError: "), f"{name}: {line}"
+    assert "not enough memory" in line or "floating point" in line, line

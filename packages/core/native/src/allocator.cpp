@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -131,16 +132,38 @@ LargeBlockCache& large_blocks() {
   return *cache;
 }
 
+#ifdef EMBER_SANITIZE
+// The sanitizer step's ceiling on one tensor (ci/sanitize.sh sets it): ASan reserves terabytes of
+// shadow, so the fuzz drivers' RLIMIT_AS cannot bound a huge size there. ASan's own
+// max_allocation_size_mb would also cap std containers, whose operator new then aborts with a
+// report instead of throwing the std::bad_alloc that bindings/module.cpp turns into a typed error.
+size_t sanitize_allocation_limit() {
+  static const size_t limit = [] {
+    const char* env = std::getenv("EMBER_SANITIZE_MAX_ALLOCATION_MB");
+    return env ? static_cast<size_t>(std::strtoull(env, nullptr, 10)) << 20 : SIZE_MAX;
+  }();
+  return limit;
+}
+#endif
+
 }  // namespace
 
 void* cpu_allocate(size_t nbytes) {
-  void* p;
+  void* p = nullptr;
+#ifdef EMBER_SANITIZE
+  // Sanitizer builds: every block from malloc, exact size, never cached, so ASan puts redzones
+  // around each tensor and sees a use after free.
+  if (nbytes > sanitize_allocation_limit() ||
+      posix_memalign(&p, kAlignment, nbytes == 0 ? 1 : nbytes) != 0)
+    p = nullptr;
+#else
   if (nbytes >= kCachedThreshold) {
     const size_t granule = nbytes >= kHugeThreshold ? kHugePage : kMediumGranule;
     p = large_blocks().allocate(round_up(nbytes, granule));
   } else {
     p = std::aligned_alloc(kAlignment, round_up(nbytes == 0 ? 1 : nbytes, kAlignment));
   }
+#endif
   EMBER_CHECK(p != nullptr, RuntimeError,
               "[allocate] DefaultCPUAllocator: not enough memory: ", "you tried to allocate ",
               nbytes, " bytes");
@@ -149,11 +172,15 @@ void* cpu_allocate(size_t nbytes) {
 
 void cpu_free(void* ptr, size_t nbytes) {
   if (!ptr) return;
+#ifdef EMBER_SANITIZE
+  std::free(ptr);
+#else
   if (nbytes >= kCachedThreshold) {
     large_blocks().free(ptr);
   } else {
     std::free(ptr);
   }
+#endif
 }
 
 CpuCacheStats cpu_cache_stats() { return large_blocks().stats(); }

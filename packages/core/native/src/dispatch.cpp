@@ -25,6 +25,8 @@ EMBER_DECLARE_FILLERS(baseline)
 namespace ember::cpu::isa_baseline {
 void fill_complex(KernelTable&);
 }
+// The per-ISA copies exist where CMake defines EMBER_HAVE_AVX2 / EMBER_HAVE_AVX512: x86-64, and
+// not the sanitizer build (EMBER_SANITIZE compiles the baseline copy only), which runs baseline.
 #ifdef EMBER_HAVE_AVX2
 EMBER_DECLARE_FILLERS(avx2)
 #endif

@@ -367,7 +367,8 @@ Tensor round(const Tensor& x, int64_t decimals, const Tensor& out, bool in_place
               dtype_name(x.dtype()));
   OpParams p;
   p.i0 = decimals;
-  p.f0 = std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals));
+  // |decimals| in double: negating INT64_MIN is undefined (UBSan found it).
+  p.f0 = std::pow(10.0, std::fabs(static_cast<double>(decimals)));
   return unary(UnaryOp::RoundDecimals, x, out, p, in_place);
 }
 

@@ -32,6 +32,9 @@ void zero_outside_triangle(const Tensor& t, int64_t diagonal, bool lower) {
   if (t.numel() == 0) return;
   const int64_t esize = t.element_size();
   const int64_t total_rows = t.numel() / cols;
+  // Past [-rows - 1, cols + 1] every row is all kept or all zeroed: clamping keeps i + diagonal + 1
+  // in range (diagonal=2**63-1 overflowed; UBSan found it through the registry fuzzer).
+  diagonal = std::clamp<int64_t>(diagonal, -rows - 1, cols + 1);
   char* base = t.data_bytes();
   // All-zero bytes are zero in every dtype (IEEE +0, false, integer 0).
   parallel_for(0, total_rows, 1024, [&](int64_t begin, int64_t end) {
