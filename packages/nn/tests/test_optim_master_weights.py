@@ -1,5 +1,5 @@
-"""float32 master weights for bfloat16/float16 parameters (``master_weights=True`` on Adam,
-AdamW and SGD): the master follows the float32 trajectory bit for bit, the parameter is the
+"""float32 master weights for bfloat16/float16 parameters (``master_weights=True`` on every
+optimizer with a fused step): the master follows the float32 trajectory bit for bit, the parameter is the
 master rounded, small updates accumulate, and checkpoints resume bitwise."""
 
 from __future__ import annotations
@@ -19,6 +19,15 @@ CASES = [
     (optim.AdamW, {"lr": 1e-3}),
     (optim.SGD, {"lr": 1e-3, "momentum": 0.9, "nesterov": True}),
     (optim.SGD, {"lr": 1e-3}),
+    (optim.RMSprop, {"lr": 1e-3, "momentum": 0.9, "centered": True}),
+    (optim.RMSprop, {"lr": 1e-3}),
+    (optim.Adagrad, {"lr": 1e-2, "lr_decay": 1e-3}),
+    (optim.Adadelta, {"lr": 1.0, "weight_decay": 0.1}),
+    (optim.Adamax, {"lr": 2e-3}),
+    (optim.NAdam, {"lr": 2e-3, "decoupled_weight_decay": True, "weight_decay": 0.1}),
+    (optim.RAdam, {"lr": 1e-3}),
+    (optim.ASGD, {"lr": 1e-2, "t0": 3}),
+    (optim.Rprop, {"lr": 1e-2}),
 ]
 
 
@@ -81,7 +90,7 @@ def test_float32_params_are_untouched_by_the_flag() -> None:
     np.testing.assert_allclose(a.detach().numpy(), 0.9, rtol=1e-6)
 
 
-@pytest.mark.parametrize("opt_cls, kwargs", [CASES[1], CASES[3]])
+@pytest.mark.parametrize("opt_cls, kwargs", [CASES[1], CASES[3], CASES[5], CASES[11], CASES[13]])
 def test_resume_keeps_float32_state_and_is_bitwise(opt_cls: type, kwargs: dict[str, Any]) -> None:
     grads = _grads(8, (5, 3), 2)
 
@@ -113,6 +122,7 @@ def test_resume_keeps_float32_state_and_is_bitwise(opt_cls: type, kwargs: dict[s
     assert ember.equal(opt2.state[resumed]["master_param"], opt.state[ref]["master_param"])
 
 
-def test_master_weights_must_be_a_bool() -> None:
+@pytest.mark.parametrize("opt_cls", sorted({c for c, _ in CASES}, key=lambda c: c.__name__))
+def test_master_weights_must_be_a_bool(opt_cls: type) -> None:
     with pytest.raises(TypeError, match="master_weights must be a bool"):
-        optim.Adam([ember.ones(2, requires_grad=True)], master_weights="yes")  # type: ignore[arg-type]
+        opt_cls([ember.ones(2, requires_grad=True)], master_weights="yes")

@@ -14,11 +14,13 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["Adadelta", "adadelta"]
@@ -26,6 +28,9 @@ __all__ = ["Adadelta", "adadelta"]
 
 class Adadelta(Optimizer):
     """Adadelta (Zeiler): running averages of squared gradients and of squared updates.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -44,7 +49,9 @@ class Adadelta(Optimizer):
         capturable: bool = False,
         maximize: bool = False,
         differentiable: bool = False,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
@@ -61,6 +68,7 @@ class Adadelta(Optimizer):
             capturable=capturable,
             foreach=foreach,
             differentiable=differentiable,
+            master_weights=master_weights,
         )
         _check_unsupported("Adadelta", differentiable, capturable)
         super().__init__(params, defaults)
@@ -73,7 +81,7 @@ class Adadelta(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("square_avg", "acc_delta", "step"),
@@ -97,6 +105,7 @@ class Adadelta(Optimizer):
                 eps=group["eps"],
                 weight_decay=group["weight_decay"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

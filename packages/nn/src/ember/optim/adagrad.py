@@ -11,15 +11,18 @@ from ember._grad_mode import enable_grad, no_grad
 from ember._tensor import Tensor
 
 from .optimizer import (
+    _LOW_PRECISION,
     Optimizer,
     ParamsT,
     _check_fused_foreach,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _get_value,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["Adagrad", "adagrad"]
@@ -30,6 +33,9 @@ class Adagrad(Optimizer):
 
     Its state is created at construction (``state['sum']`` filled with
     ``initial_accumulator_value``), as in torch.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -49,7 +55,9 @@ class Adagrad(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
         fused: bool | None = None,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not lr_decay >= 0.0:
             raise ValueError(f"Invalid lr_decay value: {lr_decay}")
@@ -71,6 +79,7 @@ class Adagrad(Optimizer):
             maximize=maximize,
             differentiable=differentiable,
             fused=fused,
+            master_weights=master_weights,
         )
         _check_fused_foreach(fused, foreach, differentiable)
         _check_unsupported("Adagrad", differentiable)
@@ -79,7 +88,13 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 state = self.state[p]
                 state["step"] = ember.tensor(0.0, dtype=ember.float32)
-                state["sum"] = ember.full_like(p, group["initial_accumulator_value"])
+                # With master weights the accumulator is float32, like the master it updates.
+                master = group["master_weights"] and p.dtype in _LOW_PRECISION
+                state["sum"] = ember.full_like(
+                    p,
+                    group["initial_accumulator_value"],
+                    dtype=ember.float32 if master else p.dtype,
+                )
 
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
@@ -89,7 +104,7 @@ class Adagrad(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(self.state, group, ("sum", "step"))
+            params, grads, state, originals = _gather_state(self.state, group, ("sum", "step"))
             sums, steps = state["sum"], state["step"]
             adagrad(
                 params,
@@ -104,6 +119,7 @@ class Adagrad(Optimizer):
                 foreach=group["foreach"],
                 fused=group["fused"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

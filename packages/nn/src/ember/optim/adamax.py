@@ -14,12 +14,14 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["Adamax", "adamax"]
@@ -27,6 +29,9 @@ __all__ = ["Adamax", "adamax"]
 
 class Adamax(Optimizer):
     """Adamax (Kingma & Ba, section 7): the second moment is a running maximum of ``|g|``.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -45,7 +50,9 @@ class Adamax(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
         capturable: bool = False,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
@@ -64,6 +71,7 @@ class Adamax(Optimizer):
             maximize=maximize,
             differentiable=differentiable,
             capturable=capturable,
+            master_weights=master_weights,
         )
         _check_unsupported("Adamax", differentiable, capturable)
         super().__init__(params, defaults)
@@ -76,7 +84,7 @@ class Adamax(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("exp_avg", "exp_inf", "step"),
@@ -102,6 +110,7 @@ class Adamax(Optimizer):
                 lr=_to_scalar(group["lr"]),
                 weight_decay=group["weight_decay"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

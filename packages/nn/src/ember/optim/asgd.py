@@ -14,12 +14,14 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["ASGD", "asgd"]
@@ -27,6 +29,9 @@ __all__ = ["ASGD", "asgd"]
 
 class ASGD(Optimizer):
     """Averaged SGD (Polyak & Juditsky); ``state['ax']`` holds the running average.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -45,7 +50,10 @@ class ASGD(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
         capturable: bool = False,
+        *,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not weight_decay >= 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
@@ -59,6 +67,7 @@ class ASGD(Optimizer):
             maximize=maximize,
             differentiable=differentiable,
             capturable=capturable,
+            master_weights=master_weights,
         )
         _check_unsupported("ASGD", differentiable, capturable)
         super().__init__(params, defaults)
@@ -71,7 +80,7 @@ class ASGD(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("ax", "mu", "eta", "step"),
@@ -98,6 +107,7 @@ class ASGD(Optimizer):
                 alpha=group["alpha"],
                 weight_decay=group["weight_decay"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

@@ -14,12 +14,14 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["NAdam", "nadam"]
@@ -27,6 +29,9 @@ __all__ = ["NAdam", "nadam"]
 
 class NAdam(Optimizer):
     """NAdam (Dozat), with momentum decay and optional decoupled weight decay.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -47,7 +52,9 @@ class NAdam(Optimizer):
         maximize: bool = False,
         capturable: bool = False,
         differentiable: bool = False,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
@@ -70,6 +77,7 @@ class NAdam(Optimizer):
             foreach=foreach,
             capturable=capturable,
             differentiable=differentiable,
+            master_weights=master_weights,
         )
         _check_unsupported("NAdam", differentiable, capturable)
         super().__init__(params, defaults)
@@ -82,7 +90,7 @@ class NAdam(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("exp_avg", "exp_avg_sq", "mu_product", "step"),
@@ -113,6 +121,7 @@ class NAdam(Optimizer):
                 momentum_decay=group["momentum_decay"],
                 eps=group["eps"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

@@ -116,27 +116,33 @@ def _gather_state(
     group: dict[str, Any],
     keys: Iterable[str],
     init: Callable[[Tensor, dict[str, Any]], dict[str, Tensor]] | None = None,
-) -> tuple[list[Tensor], list[Tensor], dict[str, list[Tensor]]]:
-    """The group's parameters that have a gradient, their gradients, and their state per key.
+) -> tuple[list[Tensor], list[Tensor], dict[str, list[Tensor]], list[Tensor]]:
+    """What one group's step updates: targets, their gradients, their state per key, originals.
 
-    ``init(param, group)`` makes a parameter's state on its first step (its key order is the
+    The targets are the group's parameters that have a gradient or, with
+    ``master_weights=True``, the float32 masters of the bfloat16/float16 ones (their gradients
+    cast to float32); ``originals`` are the parameters themselves, for `_write_back_masters`.
+    ``init(target, group)`` makes a parameter's state on its first step (its key order is the
     state_dict's, as in torch); ``keys`` names the state tensors the update reads, in order.
     """
     names = list(keys)
-    params: list[Tensor] = []
+    targets: list[Tensor] = []
     grads: list[Tensor] = []
+    originals: list[Tensor] = []
     columns: dict[str, list[Tensor]] = {k: [] for k in names}
     for param in group["params"]:
         if param.grad is None:
             continue
         param_state = state[param]
-        if init is not None and len(param_state) == 0:
-            param_state.update(init(param, group))
-        params.append(param)
+        target = _master_param(param_state, param, group)
+        if init is not None and not any(k in param_state for k in names):
+            param_state.update(init(target, group))
+        originals.append(param)
+        targets.append(target)
         grads.append(param.grad)
         for k in names:
             columns[k].append(param_state[k])
-    return params, grads, columns
+    return targets, _master_grads(targets, grads), columns, originals
 
 
 def _check_lr(lr: Any) -> None:

@@ -14,12 +14,14 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _get_value,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["RAdam", "radam"]
@@ -27,6 +29,9 @@ __all__ = ["RAdam", "radam"]
 
 class RAdam(Optimizer):
     """RAdam (Liu et al.): Adam whose adaptive term is switched on once its variance is tractable.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -46,7 +51,9 @@ class RAdam(Optimizer):
         maximize: bool = False,
         capturable: bool = False,
         differentiable: bool = False,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
@@ -66,6 +73,7 @@ class RAdam(Optimizer):
             capturable=capturable,
             decoupled_weight_decay=decoupled_weight_decay,
             differentiable=differentiable,
+            master_weights=master_weights,
         )
         _check_unsupported("RAdam", differentiable, capturable)
         super().__init__(params, defaults)
@@ -78,7 +86,7 @@ class RAdam(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("exp_avg", "exp_avg_sq", "step"),
@@ -105,6 +113,7 @@ class RAdam(Optimizer):
                 weight_decay=group["weight_decay"],
                 eps=group["eps"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

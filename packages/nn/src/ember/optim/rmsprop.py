@@ -14,11 +14,13 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -34,6 +36,9 @@ def _optional_state(group: dict[str, Any]) -> list[str]:
 
 class RMSprop(Optimizer):
     """RMSprop (Hinton), optionally centered (Graves) and with momentum.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -53,7 +58,10 @@ class RMSprop(Optimizer):
         foreach: bool | None = None,
         maximize: bool = False,
         differentiable: bool = False,
+        *,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
@@ -74,6 +82,7 @@ class RMSprop(Optimizer):
             foreach=foreach,
             maximize=maximize,
             differentiable=differentiable,
+            master_weights=master_weights,
         )
         _check_unsupported("RMSprop", differentiable, capturable)
         super().__init__(params, defaults)
@@ -86,7 +95,7 @@ class RMSprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("square_avg", "step", *_optional_state(group)),
@@ -114,6 +123,7 @@ class RMSprop(Optimizer):
                 momentum=group["momentum"],
                 centered=group["centered"],
             )
+            _write_back_masters(originals, params)
         return loss
 
 

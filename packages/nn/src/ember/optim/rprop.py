@@ -14,11 +14,13 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _check_lr,
+    _check_master_weights,
     _check_unsupported,
     _gather_state,
     _new_step,
     _to_scalar,
     _use_fused,
+    _write_back_masters,
 )
 
 __all__ = ["Rprop", "rprop"]
@@ -26,6 +28,9 @@ __all__ = ["Rprop", "rprop"]
 
 class Rprop(Optimizer):
     """Rprop (Riedmiller & Braun): per-element step sizes grown/shrunk by the gradient's sign.
+
+    ``master_weights=True`` (an ember extension) keeps a float32 copy of each bfloat16/float16
+    parameter and its state, as Adam does.
 
     Example:
         >>> w = ember.zeros(3, requires_grad=True)
@@ -43,7 +48,9 @@ class Rprop(Optimizer):
         foreach: bool | None = None,
         maximize: bool = False,
         differentiable: bool = False,
+        master_weights: bool = False,
     ) -> None:
+        _check_master_weights(master_weights)
         _check_lr(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
@@ -55,6 +62,7 @@ class Rprop(Optimizer):
             maximize=maximize,
             differentiable=differentiable,
             capturable=capturable,
+            master_weights=master_weights,
         )
         _check_unsupported("Rprop", differentiable, capturable)
         super().__init__(params, defaults)
@@ -67,14 +75,14 @@ class Rprop(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, state = _gather_state(
+            params, grads, state, originals = _gather_state(
                 self.state,
                 group,
                 ("prev", "step_size", "step"),
                 lambda p, g: {
                     "step": _new_step(),
                     "prev": ember.zeros_like(p),
-                    "step_size": ember.full_like(p.grad, _to_scalar(g["lr"])),
+                    "step_size": ember.full_like(p, _to_scalar(g["lr"])),
                 },
             )
             prevs, step_sizes, steps = state["prev"], state["step_size"], state["step"]
@@ -93,6 +101,7 @@ class Rprop(Optimizer):
                 etaminus=etaminus,
                 etaplus=etaplus,
             )
+            _write_back_masters(originals, params)
         return loss
 
 
