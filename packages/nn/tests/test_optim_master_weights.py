@@ -1,6 +1,6 @@
 """float32 master weights for bfloat16/float16 parameters (``master_weights=True`` on every
-optimizer with a fused step): the master follows the float32 trajectory bit for bit, the parameter is the
-master rounded, small updates accumulate, and checkpoints resume bitwise."""
+optimizer with a fused step): the master follows the float32 trajectory bit for bit, the
+parameter is the master rounded, small updates accumulate, and checkpoints resume bitwise."""
 
 from __future__ import annotations
 
