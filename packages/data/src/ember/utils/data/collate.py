@@ -85,8 +85,10 @@ def collate(batch: Any, *, collate_fn_map: CollateFnMap | None = None) -> Any:
             if isinstance(elem, collate_type):
                 return fn(batch, collate_fn_map=collate_fn_map)
 
+    # Samples are passed as torch passes them: a list per mapping key, a tuple per position of
+    # a sequence or namedtuple (so a string field collates to a tuple there, as in torch).
     def recurse(samples: Any) -> Any:
-        return collate(list(samples), collate_fn_map=collate_fn_map)
+        return collate(samples, collate_fn_map=collate_fn_map)
 
     if isinstance(elem, collections.abc.Mapping):
         fields = {key: recurse([d[key] for d in batch]) for key in elem}
