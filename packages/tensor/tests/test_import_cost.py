@@ -33,7 +33,16 @@ LAZY_OTHER = (
     "numpy",
 )
 
-HAS_AUTOGRAD = importlib.util.find_spec("ember.autograd") is not None
+
+def _has_autograd() -> bool:
+    # ember's finder raises (naming the distribution) for a missing ember.autograd.
+    try:
+        return importlib.util.find_spec("ember.autograd") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+HAS_AUTOGRAD = _has_autograd()
 
 
 def _modules_after(code: str) -> set[str]:
