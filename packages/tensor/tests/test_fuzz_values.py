@@ -527,7 +527,6 @@ def basic_index(draw: Any, shape: tuple[int, ...]) -> tuple[Any, ...]:
     """A tuple of ints, slices (positive steps, as torch), None and at most one Ellipsis."""
     items: list[Any] = []
     dim = 0
-    used_ellipsis = False
     while dim < len(shape) and draw(st.booleans()):
         kind = draw(st.sampled_from(["int", "slice", "none", "ellipsis"]))
         if kind == "int" and shape[dim] > 0:
@@ -535,11 +534,17 @@ def basic_index(draw: Any, shape: tuple[int, ...]) -> tuple[Any, ...]:
         elif kind == "none":
             items.append(None)
             continue
-        elif kind == "ellipsis" and not used_ellipsis:
-            used_ellipsis = True
+        elif kind == "ellipsis":
+            # Items after an Ellipsis index the last dims: draw exactly that many, aligned to the
+            # end (the loop could stop early and shift them onto other dims: x[..., 0] on (1,0,0)).
             items.append(Ellipsis)
-            dim = len(shape) - draw(st.integers(0, len(shape) - dim))
-            continue
+            k = draw(st.integers(0, len(shape) - dim))
+            for size in shape[len(shape) - k :]:
+                if size > 0 and draw(st.booleans()):
+                    items.append(draw(st.integers(-size, size - 1)))
+                else:
+                    items.append(slice(None, None, draw(st.one_of(st.none(), st.integers(1, 3)))))
+            break
         else:
             bound = st.one_of(st.none(), st.integers(-5, 5))
             items.append(
