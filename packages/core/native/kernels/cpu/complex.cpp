@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 
 #include "math_ops.h"
@@ -139,9 +140,22 @@ EMBER_COMPLEX_UNARY(Asinh, std::asinh(x))
 EMBER_COMPLEX_UNARY(Acosh, std::acosh(x))
 EMBER_COMPLEX_UNARY(Atanh, std::atanh(x))
 EMBER_COMPLEX_UNARY(Sigmoid, C(1) / (C(1) + std::exp(-x)))
-// sgn: z / |z|, 0 at 0 (torch.sgn; torch.sign refuses complex in the front-end).
-EMBER_COMPLEX_UNARY(Sgn, x == C(0) ? C(0) : x / std::abs(x))
 #undef EMBER_COMPLEX_UNARY
+
+// sgn: z / |z|, 0 at 0 (torch.sgn; torch.sign refuses complex in the front-end). A z whose parts
+// are both subnormal is scaled into the normal range first: there |z| rounds onto the subnormal
+// grid (sgn(1e-45 + 1e-45j) in complex64 came out 1 + 1j, not of unit length).
+struct ComplexSgn {
+  explicit ComplexSgn(const OpParams&) {}
+  template <typename C>
+  C operator()(C x) const {
+    using R = typename C::value_type;
+    if (x == C(0)) return C(0);
+    const R m = std::max(std::abs(x.real()), std::abs(x.imag()));
+    if (m < std::numeric_limits<R>::min()) x *= R(1) / std::numeric_limits<R>::epsilon();
+    return x / std::abs(x);
+  }
+};
 
 // log1p and expm1 as torch computes them (c10/util/complex_math.h): exact near 0, where
 // log(1 + z) and exp(z) - 1 would cancel.
