@@ -29,11 +29,34 @@ void check_floating_input(const Tensor& t, const char* op, const char* what) {
               " must be floating point, got ", dtype_name(t.dtype()), ")");
 }
 
-// The multiplier of element i: the scale where bit i is set, else 0 (a dropped NaN stays NaN,
-// as in torch's input * mask).
+// The multipliers of the 8 elements of each mask byte: row `byte` holds scale where its bit is set,
+// else 0. Multiplying by a row keeps the body free of per-element branches on random bits (which
+// mispredict half the time) and lets it vectorize; a dropped NaN stays NaN, as in torch's
+// input * mask.
 template <typename C>
-inline C multiplier(const uint8_t* bits, int64_t i, C scale) {
-  return ((bits[i >> 3] >> (i & 7)) & 1) ? scale : C(0);
+struct ByteMultipliers {
+  alignas(64) C row[256][8];
+  explicit ByteMultipliers(C scale) {
+    for (int byte = 0; byte < 256; ++byte)
+      for (int j = 0; j < 8; ++j) row[byte][j] = ((byte >> j) & 1) ? scale : C(0);
+  }
+};
+
+// out[i] = in[i] * (multiplier of bit i) for the elements of mask bytes [b0, b1).
+template <typename T, typename C>
+void apply_mask(const T* in, T* out, const uint8_t* bits, const ByteMultipliers<C>& table,
+                int64_t b0, int64_t b1, int64_t n) {
+  const int64_t full_end = std::min<int64_t>(b1, n / 8);  // bytes whose 8 elements all exist
+  for (int64_t b = b0; b < full_end; ++b) {
+    const C* m = table.row[bits[b]];
+    const T* x = in + 8 * b;
+    T* o = out + 8 * b;
+    for (int j = 0; j < 8; ++j) o[j] = static_cast<T>(static_cast<C>(x[j]) * m[j]);
+  }
+  for (int64_t b = std::max(b0, full_end); b < b1; ++b) {
+    const C* m = table.row[bits[b]];
+    for (int64_t i = 8 * b; i < n; ++i) out[i] = static_cast<T>(static_cast<C>(in[i]) * m[i & 7]);
+  }
 }
 
 }  // namespace
@@ -56,6 +79,7 @@ std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen)
       const C scale = static_cast<C>(static_cast<T>(1.0 / keep));  // the mask's value in T
       const T* in = x.data<T>();
       T* o = out.data<T>();
+      const ByteMultipliers<C> table(scale);
       parallel_for(0, (n + 7) / 8, kGrainBytes, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
           uint8_t byte = 0;
@@ -69,9 +93,8 @@ std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen)
           const int64_t end = std::min<int64_t>(8 * b + 8, n);
           if (end - 8 * b < 8) byte &= static_cast<uint8_t>((1u << (end - 8 * b)) - 1);  // tail: 0
           bits[b] = byte;
-          for (int64_t i = 8 * b; i < end; ++i)
-            o[i] = static_cast<T>(static_cast<C>(in[i]) * multiplier(bits, i, scale));
         }
+        apply_mask(in, o, bits, table, b0, b1, n);
       });
     }
   });
@@ -98,13 +121,9 @@ Tensor dropout_backward(const Tensor& grad_output, const Tensor& mask, double p)
       const C scale = static_cast<C>(static_cast<T>(1.0 / (1.0 - p)));
       const T* in = g.data<T>();
       T* o = out.data<T>();
-      parallel_for(0, (n + 7) / 8, kGrainBytes, [&](int64_t b0, int64_t b1) {
-        for (int64_t b = b0; b < b1; ++b) {
-          const int64_t end = std::min<int64_t>(8 * b + 8, n);
-          for (int64_t i = 8 * b; i < end; ++i)
-            o[i] = static_cast<T>(static_cast<C>(in[i]) * multiplier(bits, i, scale));
-        }
-      });
+      const ByteMultipliers<C> table(scale);
+      parallel_for(0, (n + 7) / 8, kGrainBytes,
+                   [&](int64_t b0, int64_t b1) { apply_mask(in, o, bits, table, b0, b1, n); });
     }
   });
   return out;
