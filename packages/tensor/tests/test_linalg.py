@@ -116,6 +116,42 @@ def test_mm_blas_sizes_and_transposes(dtype, trans) -> None:
     check(ember.mm(a, b), a_np @ b_np, dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mnk", [(1, 7, 5), (7, 1, 5), (1, 1, 5), (1, 300, 64), (300, 1, 64)])
+@pytest.mark.parametrize("trans", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize(("beta", "alpha"), [(0.0, 1.0), (1.0, 1.0), (0.5, 2.0)])
+def test_one_row_or_column_products_run_as_gemv(dtype, mnk, trans, beta, alpha) -> None:
+    # Products with m == 1 or n == 1 take BLAS's gemv: every transpose, a leading dimension
+    # larger than the row (sliced operands), beta and alpha, against numpy.
+    m, n, k = mnk
+    rng = np.random.default_rng(m * 100 + n)
+    a_np = rng.standard_normal((k, m) if trans[0] else (m, k)).astype(dtype)
+    b_np = rng.standard_normal((n, k) if trans[1] else (k, n)).astype(dtype)
+    c_np = rng.standard_normal((m, n)).astype(dtype)
+
+    def padded(x: np.ndarray) -> Any:
+        wide = np.zeros((x.shape[0], x.shape[1] + 3), dtype)
+        wide[:, : x.shape[1]] = x
+        return ember.from_numpy(wide)[:, : x.shape[1]]
+
+    a = padded(a_np).t() if trans[0] else padded(a_np)
+    b = padded(b_np).t() if trans[1] else padded(b_np)
+    a_ref = a_np.T if trans[0] else a_np
+    b_ref = b_np.T if trans[1] else b_np
+    got = ember.addmm(ember.from_numpy(c_np.copy()), a, b, beta=beta, alpha=alpha)
+    assert_close(got, beta * c_np + alpha * (a_ref @ b_ref), rtol=1e-4, atol=1e-4)
+    assert_close(ember.mm(a, b), a_ref @ b_ref, rtol=1e-4, atol=1e-4)
+
+
+def test_gemv_with_beta_zero_ignores_nan_in_out() -> None:
+    out = ember.full((5, 1), float("nan"))
+    ember.mm(ember.ones(5, 3), ember.ones(3, 1), out=out)
+    assert out.flatten().tolist() == [3.0] * 5
+    row = ember.full((1, 4), float("nan"))
+    ember.mm(ember.ones(1, 3), ember.ones(3, 4), out=row)
+    assert row.flatten().tolist() == [3.0] * 4
+
+
 @pytest.mark.parametrize("kind", ["contiguous", "transposed", "strided"])
 def test_batched_times_matrix_folds_or_loops(kind) -> None:
     # (batch, m, k) @ (k, n): contiguous batches fold into one GEMM, others loop per batch.
