@@ -6,14 +6,11 @@
 #include "ember/ops.h"
 #include "ember/ops/dropout.h"
 #include "ember/parallel.h"
+#include "floating_checks.h"
 #include "philox_stream.h"
 
 namespace ember {
 namespace {
-
-template <typename T>
-constexpr bool is_floating_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Bytes of mask per chunk: 16K elements, compute-bound (a Philox block per 4 of them).
 constexpr int64_t kGrainBytes = 2048;
@@ -21,12 +18,6 @@ constexpr int64_t kGrainBytes = 2048;
 void check_p(double p, const char* op) {
   EMBER_CHECK(p >= 0.0 && p < 1.0, RuntimeError, "[", op,
               "] dropout probability must be in [0, 1), but got ", p);
-}
-
-void check_floating_input(const Tensor& t, const char* op, const char* what) {
-  EMBER_CHECK(is_floating(t.dtype()), NotImplementedError, "[", op, "] \"", op,
-              "\" not implemented for '", torch_type_name(t.dtype()), "' (", what,
-              " must be floating point, got ", dtype_name(t.dtype()), ")");
 }
 
 // The multipliers of the 8 elements of each mask byte: row `byte` holds scale where its bit is set,
@@ -64,7 +55,7 @@ void apply_mask(const T* in, T* out, const uint8_t* bits, const ByteMultipliers<
 std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen) {
   const char* op = "nn_dropout";
   check_p(p, op);
-  check_floating_input(input, op, "input");
+  check_floating(input, op, op);
   const Tensor x = contiguous(input);
   const int64_t n = x.numel();
   Tensor out = Tensor::empty(x.sizes(), x.dtype());
@@ -74,7 +65,7 @@ std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen)
   uint8_t* bits = mask.data<uint8_t>();
   visit_dtype(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_floating_v<T>) {
+    if constexpr (is_float_type<T>) {
       using C = compute_t<T>;
       const C scale = static_cast<C>(static_cast<T>(1.0 / keep));  // the mask's value in T
       const T* in = x.data<T>();
@@ -104,7 +95,7 @@ std::pair<Tensor, Tensor> dropout(const Tensor& input, double p, Generator* gen)
 Tensor dropout_backward(const Tensor& grad_output, const Tensor& mask, double p) {
   const char* op = "nn_dropout_backward";
   check_p(p, op);
-  check_floating_input(grad_output, op, "grad_output");
+  check_floating(grad_output, op, op);
   const int64_t n = grad_output.numel();
   EMBER_CHECK(mask.dtype() == ScalarType::UInt8 && mask.dim() == 1 && mask.numel() == (n + 7) / 8,
               RuntimeError, "[", op, "] expected a uint8 mask of ", (n + 7) / 8,
@@ -116,7 +107,7 @@ Tensor dropout_backward(const Tensor& grad_output, const Tensor& mask, double p)
   const uint8_t* bits = m.data<uint8_t>();
   visit_dtype(g.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_floating_v<T>) {
+    if constexpr (is_float_type<T>) {
       using C = compute_t<T>;
       const C scale = static_cast<C>(static_cast<T>(1.0 / (1.0 - p)));
       const T* in = g.data<T>();

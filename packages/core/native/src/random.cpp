@@ -16,6 +16,7 @@
 #include "ember/iterator.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
+#include "floating_checks.h"
 #include "philox_stream.h"
 
 namespace ember {
@@ -120,10 +121,6 @@ void for_each_block(int64_t n, const Stream& stream, Make make, Store store) {
 }
 
 template <typename T>
-constexpr bool is_float_type =
-    std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-template <typename T>
 T cast_from_double(double v) {
   if constexpr (std::is_same_v<T, bool>) {
     return v != 0;
@@ -201,12 +198,6 @@ void draw_uniform32(int64_t n, Generator* gen, Store store) {
                                      r[3] * 0x1p-32};
       },
       store);
-}
-
-void check_floating(const Tensor& t, const char* op, const char* kernel) {
-  EMBER_CHECK(is_floating(t.dtype()), NotImplementedError, "[", op, "] \"", kernel,
-              "\" not implemented for '", torch_type_name(t.dtype()), "' (needs a floating point ",
-              "dtype, got ", dtype_name(t.dtype()), ")");
 }
 
 double largest_finite(ScalarType t) {
