@@ -646,3 +646,25 @@ def test_full_reductions_split_across_threads() -> None:
     b = rng.standard_normal((400, 300)).T
     assert ember.argmax(E(b)).item() == b.argmax()
     assert ember.argmin(E(b)).item() == b.argmin()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    ("shape", "dims"),
+    [((1000, 64), (0,)), ((2, 5), (0,)), ((4, 3, 7), (0, 1)), ((6, 2, 5), (0,)), ((300, 1), (0,))],
+)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_sum_over_leading_dims_matches_numpy(dtype, shape, dims, keepdim) -> None:
+    # Small contiguous float sums over leading dims run as one BLAS gemv (ones @ x).
+    rng = np.random.default_rng(len(shape))
+    x_np = rng.standard_normal(shape).astype(dtype)
+    x_np.flat[3] = np.nan
+    x_np.flat[-1] = np.inf
+    got = ember.from_numpy(x_np).sum(dims, keepdim=keepdim)
+    expected = x_np.sum(axis=dims, keepdims=keepdim)
+    assert got.dtype == ember.from_numpy(x_np).dtype
+    assert tuple(got.shape) == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-4)
+    out = ember.empty(expected.shape, dtype=got.dtype)
+    ember.sum(ember.from_numpy(x_np), dims, keepdim=keepdim, out=out)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-4)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ember/blas.h"
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/kernels.h"
@@ -162,6 +163,39 @@ Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
   return to_dtype(result, out_dtype);
 }
 
+// A sum over the leading dims of a small contiguous float tensor (a bias gradient: [rows,
+// n].sum(0)) as ones[rows] @ x[rows, n], one BLAS gemv. The iterator adds such a tensor one row at
+// a time (measured [1000, 64].sum(0): 7.9 us against torch's 3.6; as gemv 2.6). Returns an
+// undefined tensor when the case does not apply. Larger sums stay on the iterator: they are
+// bandwidth-bound there and split across threads.
+template <typename T>
+Tensor leading_dims_sum_by_gemv(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
+  constexpr int64_t kMaxElements = int64_t{1} << 19;  // the gemv path of blas.cpp
+  const int64_t ndim = x.dim();
+  int64_t leading = 0;
+  while (leading < ndim && mask[leading]) ++leading;
+  for (int64_t d = leading; d < ndim; ++d)
+    if (mask[d]) return {};
+  if (leading == 0 || leading == ndim || !x.is_contiguous()) return {};
+  int64_t rows = 1;
+  for (int64_t d = 0; d < leading; ++d) rows *= x.sizes()[d];
+  const int64_t cols = x.numel() / std::max<int64_t>(rows, 1);
+  if (rows < 2 || cols < 1 || x.numel() >= kMaxElements || !blas_available()) return {};
+  Shape shape;
+  for (int64_t d = keepdim ? 0 : leading; d < ndim; ++d)
+    shape.push_back(d < leading ? 1 : x.sizes()[d]);
+  Tensor out = Tensor::empty(shape, x.dtype());
+  thread_local std::vector<T> ones;
+  if (static_cast<int64_t>(ones.size()) < rows) ones.assign(static_cast<size_t>(rows), T(1));
+  if constexpr (std::is_same_v<T, float>)
+    blas_gemm_f32(false, false, 1, cols, rows, 1.0f, ones.data(), rows, x.data<float>(), cols, 0.0f,
+                  out.data<float>(), cols);
+  else
+    blas_gemm_f64(false, false, 1, cols, rows, 1.0, ones.data(), rows, x.data<double>(), cols, 0.0,
+                  out.data<double>(), cols);
+  return out;
+}
+
 Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims, bool keepdim,
                 std::optional<ScalarType> dtype, const Tensor& out) {
   // torch: with out= and no dtype=, the reduction runs in out's dtype; a given dtype= must be it.
@@ -174,6 +208,14 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
   const ScalarType out_dtype =
       dtype ? *dtype
             : (is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : ScalarType::Int64);
+  if (op == ReduceOp::Sum && out_dtype == input.dtype() &&
+      (input.dtype() == ScalarType::Float32 || input.dtype() == ScalarType::Float64)) {
+    const auto mask = reduction_mask(input, dims, name);
+    const Tensor fast = input.dtype() == ScalarType::Float32
+                            ? leading_dims_sum_by_gemv<float>(input, mask, keepdim)
+                            : leading_dims_sum_by_gemv<double>(input, mask, keepdim);
+    if (fast.defined()) return write_out(fast, out, name);
+  }
   const auto r = reduce_into_accumulator(name, op, input, dims, sum_accumulator(input.dtype()));
   return write_out(finish(r, keepdim, out_dtype), out, name);
 }
