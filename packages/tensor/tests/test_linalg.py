@@ -117,12 +117,15 @@ def test_mm_blas_sizes_and_transposes(dtype, trans) -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("mnk", [(1, 7, 5), (7, 1, 5), (1, 1, 5), (1, 300, 64), (300, 1, 64)])
+@pytest.mark.parametrize(
+    "mnk", [(1, 7, 5), (7, 1, 5), (1, 1, 5), (1, 300, 64), (300, 1, 64), (7, 5, 1), (300, 64, 1)]
+)
 @pytest.mark.parametrize("trans", [(False, False), (True, False), (False, True), (True, True)])
 @pytest.mark.parametrize(("beta", "alpha"), [(0.0, 1.0), (1.0, 1.0), (0.5, 2.0)])
-def test_one_row_or_column_products_run_as_gemv(dtype, mnk, trans, beta, alpha) -> None:
-    # Products with m == 1 or n == 1 take BLAS's gemv: every transpose, a leading dimension
-    # larger than the row (sliced operands), beta and alpha, against numpy.
+def test_vector_shaped_products_match_numpy(dtype, mnk, trans, beta, alpha) -> None:
+    # Products with m == 1 or n == 1 take BLAS's gemv (k == 1 rows check the gemm path beside
+    # it): every transpose, a leading dimension larger than the row (sliced operands), beta and
+    # alpha.
     m, n, k = mnk
     rng = np.random.default_rng(m * 100 + n)
     a_np = rng.standard_normal((k, m) if trans[0] else (m, k)).astype(dtype)
@@ -143,13 +146,16 @@ def test_one_row_or_column_products_run_as_gemv(dtype, mnk, trans, beta, alpha) 
     assert_close(ember.mm(a, b), a_ref @ b_ref, rtol=1e-4, atol=1e-4)
 
 
-def test_gemv_with_beta_zero_ignores_nan_in_out() -> None:
+def test_vector_shaped_products_with_beta_zero_ignore_nan_in_out() -> None:
     out = ember.full((5, 1), float("nan"))
     ember.mm(ember.ones(5, 3), ember.ones(3, 1), out=out)
     assert out.flatten().tolist() == [3.0] * 5
     row = ember.full((1, 4), float("nan"))
     ember.mm(ember.ones(1, 3), ember.ones(3, 4), out=row)
     assert row.flatten().tolist() == [3.0] * 4
+    outer = ember.full((3, 4), float("nan"))
+    ember.mm(ember.ones(3, 1), ember.ones(1, 4), out=outer)
+    assert outer.flatten().tolist() == [1.0] * 12
 
 
 @pytest.mark.parametrize("kind", ["contiguous", "transposed", "strided"])
