@@ -106,9 +106,6 @@ blasint to_blasint(int64_t v, const char* what) {
   return static_cast<blasint>(v);
 }
 
-// Products below this many multiply-adds run as one call: splitting costs more than it saves.
-constexpr int64_t kParallelGemmWork = int64_t{1} << 19;
-
 // Calls gemm(row0, rows, col0, cols) on tiles of C, in parallel for large products.
 template <typename Gemm>
 void tiled(int64_t m, int64_t n, int64_t k, Gemm gemm) {
@@ -118,7 +115,7 @@ void tiled(int64_t m, int64_t n, int64_t k, Gemm gemm) {
   // Two tiles per thread balance the load when a thread is descheduled; each tile re-packs the
   // other operand, so more would cost more than it gains.
   const int64_t tiles = std::min<int64_t>(2 * threads, extent / 32);
-  if (threads == 1 || tiles < 2 || m * n * k < kParallelGemmWork || in_parallel_region()) {
+  if (threads == 1 || tiles < 2 || m * n * k < kBlasParallelWork || in_parallel_region()) {
     gemm(0, m, 0, n);
     return;
   }
@@ -176,7 +173,7 @@ template <typename T>
 bool gemv_product(GemvFn<T> gemv, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                   T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                   int64_t ldc) {
-  if ((m != 1 && n != 1) || m * n * k >= kParallelGemmWork || k == 0) return false;
+  if ((m != 1 && n != 1) || m * n * k >= kBlasParallelWork || k == 0) return false;
   // beta == 0 must not read C (it may hold NaN): OpenBLAS's scal by 0 keeps NaN in some versions.
   if (beta == T(0)) {
     for (int64_t i = 0; i < std::max(m, n); ++i) c[i * (n == 1 ? ldc : 1)] = T(0);

@@ -166,21 +166,21 @@ Tensor finish(const ReduceResult& r, bool keepdim, ScalarType out_dtype) {
 // A sum over the leading dims of a small contiguous float tensor (a bias gradient: [rows,
 // n].sum(0)) as ones[rows] @ x[rows, n], one BLAS gemv. The iterator adds such a tensor one row at
 // a time (measured [1000, 64].sum(0): 7.9 us against torch's 3.6; as gemv 2.6). Returns an
-// undefined tensor when the case does not apply. Larger sums stay on the iterator: they are
-// bandwidth-bound there and split across threads.
+// undefined tensor when the case does not apply (the caller has checked that x is contiguous and
+// below kBlasParallelWork elements). Larger sums stay on the iterator: they are bandwidth-bound
+// there and split across threads.
 template <typename T>
 Tensor leading_dims_sum_by_gemv(const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
-  constexpr int64_t kMaxElements = int64_t{1} << 19;  // the gemv path of blas.cpp
   const int64_t ndim = x.dim();
   int64_t leading = 0;
   while (leading < ndim && mask[leading]) ++leading;
   for (int64_t d = leading; d < ndim; ++d)
     if (mask[d]) return {};
-  if (leading == 0 || leading == ndim || !x.is_contiguous()) return {};
+  if (leading == 0 || leading == ndim) return {};
   int64_t rows = 1;
   for (int64_t d = 0; d < leading; ++d) rows *= x.sizes()[d];
   const int64_t cols = x.numel() / std::max<int64_t>(rows, 1);
-  if (rows < 2 || cols < 1 || x.numel() >= kMaxElements || !blas_available()) return {};
+  if (rows < 2 || cols < 1 || !blas_available()) return {};
   Shape shape;
   for (int64_t d = keepdim ? 0 : leading; d < ndim; ++d)
     shape.push_back(d < leading ? 1 : x.sizes()[d]);
@@ -208,7 +208,9 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
   const ScalarType out_dtype =
       dtype ? *dtype
             : (is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : ScalarType::Int64);
-  if (op == ReduceOp::Sum && out_dtype == input.dtype() &&
+  // Cheap tests first: the mask is only worth computing where the gemv path can apply.
+  if (op == ReduceOp::Sum && out_dtype == input.dtype() && input.dim() >= 2 &&
+      input.numel() < kBlasParallelWork && input.is_contiguous() &&
       (input.dtype() == ScalarType::Float32 || input.dtype() == ScalarType::Float64)) {
     const auto mask = reduction_mask(input, dims, name);
     const Tensor fast = input.dtype() == ScalarType::Float32

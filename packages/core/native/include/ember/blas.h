@@ -9,6 +9,10 @@
 
 namespace ember {
 
+// Products of fewer multiply-adds than this run as one BLAS call on the calling thread (splitting
+// costs more than it saves); those with one row or one column of C run as gemv.
+constexpr int64_t kBlasParallelWork = int64_t{1} << 19;
+
 void set_blas_library_path(const std::string& path);
 bool blas_available();
 // The dlopen'ed library (loaded on first call; raises RuntimeError naming `op` when missing), for
