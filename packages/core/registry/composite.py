@@ -29,7 +29,7 @@ OPS = [
         ),
         method="(tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor",
         inplace="(tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="input + value * tensor1 * tensor2, broadcast.",
         example=(
@@ -49,7 +49,7 @@ OPS = [
             "(n: int = 1, dim: int = -1, prepend: Tensor | None = None, "
             "append: Tensor | None = None) -> Tensor"
         ),
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="rule",
         doc="The n-th forward difference along dim, after joining prepend and append.",
         example=(
@@ -92,7 +92,7 @@ OPS = [
         function="(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor",
         method="(values: Tensor) -> Tensor",
         inplace="(values: Tensor) -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The step function: 0 where input < 0, 1 where input > 0, values where input == 0.",
         example=(

@@ -50,7 +50,7 @@ OPS = [
         "combinations",
         function="(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="The r-length combinations of a 1-d tensor's elements, one per row (itertools order).",
         example=(
             ">>> ember.combinations(ember.tensor([1, 2, 3])).tolist()\n[[1, 2], [1, 3], [2, 3]]"
@@ -64,7 +64,7 @@ OPS = [
         ),
         method="(other: Tensor, dim: int | None = None) -> Tensor",
         grad="rule",
-        dtypes="numeric+complex",
+        dtypes="numeric+complex, unsigned",
         doc="The 3-vector cross product along dim (the first dim of size 3 when dim is None).",
         example=(
             ">>> ember.cross(ember.tensor([1, 0, 0]), ember.tensor([0, 1, 0]), dim=0).tolist()\n"

@@ -162,7 +162,7 @@ OPS = [
         method="() -> Tensor",
         conj="structural",
         grad="rule",
-        dtypes="all",
+        dtypes="all, unsigned",
         doc="flip along dim 0 (up/down); input needs at least 1 dim.",
         example=(">>> ember.tensor([1, 2, 3]).flipud().tolist()\n[3, 2, 1]"),
     ),

@@ -27,7 +27,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The largest element over all dims or over `dim` (values only; NaN propagates).",
         details="The gradient is split evenly between tied maxima.",
@@ -44,7 +44,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="real",
+        dtypes="real, unsigned",
         grad="rule",
         doc="The smallest element over all dims or over `dim` (values only; NaN propagates).",
         details="The gradient is split evenly between tied minima.",

@@ -10,7 +10,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: int | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="numeric",
+        dtypes="numeric, unsigned",
         grad="none",
         doc="The index of the largest element (of the flattened input, or along `dim`), as int64.",
         details="Ties give the first index; NaN counts as the largest value.",
@@ -27,7 +27,7 @@ OPS = [
             "out: Tensor | None = None) -> Tensor"
         ),
         method="(dim: int | None = None, keepdim: bool = False) -> Tensor",
-        dtypes="numeric",
+        dtypes="numeric, unsigned",
         grad="none",
         doc="The index of the smallest element (of the flattened input, or along `dim`), as int64.",
         details="Ties give the first index; NaN counts as the smallest value.",
@@ -41,7 +41,7 @@ OPS = [
         "count_nonzero",
         function="(input: Tensor, dim: Sequence[int] | int | None = None) -> Tensor",
         method="(dim: Sequence[int] | int | None = None) -> Tensor",
-        dtypes="all",
+        dtypes="all, unsigned",
         grad="none",
         doc="How many elements are nonzero, over all dims or over `dim` (int64).",
         example=(

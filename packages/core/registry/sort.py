@@ -27,7 +27,7 @@ OPS = [
             "(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, "
             "out: Tensor | None = None) -> Tensor"
         ),
-        dtypes="numeric",
+        dtypes="numeric, unsigned",
         grad="none",
         doc="For each value, the index of its bucket among the sorted 1-d `boundaries`.",
         details=(
@@ -64,7 +64,7 @@ OPS = [
             "out: Tensor | tuple[Tensor, ...] | list[Tensor] | None = None) -> Any"
         ),
         method="(dim: int | None = None, keepdim: bool = False) -> Any",
-        dtypes="numeric",
+        dtypes="numeric, unsigned",
         grad="rule",
         doc="The lower median (over all elements), or (values, indices) of it along `dim`.",
         details=(
@@ -94,7 +94,7 @@ OPS = [
             "right: bool = False, side: str | None = None, out: Tensor | None = None, "
             "sorter: Tensor | None = None) -> Tensor"
         ),
-        dtypes="numeric",
+        dtypes="numeric, unsigned",
         grad="none",
         doc="Where each value would be inserted into the sorted innermost dim to keep it sorted.",
         details=(

@@ -41,39 +41,43 @@ DTYPE_ROWS = [
     (
         "addcmul",
         3,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "diff",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "float_power",
         2,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("heaviside", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "heaviside",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "combinations",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "cross",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     ("repeat_interleave", 1, "int32 int64"),
     (
         "abs",
         1,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "absolute",
         1,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "acos",
@@ -88,7 +92,7 @@ DTYPE_ROWS = [
     (
         "add",
         2,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "arccos",
@@ -151,18 +155,26 @@ DTYPE_ROWS = [
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     ("bitwise_and", 2, "bool uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
-    ("bitwise_left_shift", 2, "uint8 int8 int16 int32 int64"),
-    ("bitwise_not", 1, "bool uint8 int8 int16 int32 int64"),
+    ("bitwise_left_shift", 2, "uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
+    ("bitwise_not", 1, "bool uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
     ("bitwise_or", 2, "bool uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
-    ("bitwise_right_shift", 2, "uint8 int8 int16 int32 int64"),
+    ("bitwise_right_shift", 2, "uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
     ("bitwise_xor", 2, "bool uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
     (
         "ceil",
         1,
         "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("clamp_max", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("clamp_min", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "clamp_max",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "clamp_min",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "copysign",
         2,
@@ -238,16 +250,48 @@ DTYPE_ROWS = [
         1,
         "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("floor_divide", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("fmax", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("fmin", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("fmod", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "floor_divide",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "fmax",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "fmin",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "fmod",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     ("frac", 1, "float16 bfloat16 float32 float64"),
-    ("gcd", 2, "uint8 int8 int16 int32 int64"),
-    ("ge", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("greater", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("greater_equal", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("gt", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("gcd", 2, "uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
+    (
+        "ge",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "greater",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "greater_equal",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "gt",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     ("hypot", 2, "float16 bfloat16 float32 float64"),
     (
         "isclose",
@@ -279,11 +323,23 @@ DTYPE_ROWS = [
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("lcm", 2, "uint8 int8 int16 int32 int64"),
-    ("le", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    ("lcm", 2, "uint8 int8 int16 int32 int64 uint16 uint32 uint64"),
+    (
+        "le",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     ("lerp", 3, "float16 bfloat16 float32 float64"),
-    ("less", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("less_equal", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "less",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "less_equal",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "lgamma",
         1,
@@ -311,19 +367,51 @@ DTYPE_ROWS = [
     ),
     ("logaddexp", 2, "float16 bfloat16 float32 float64"),
     ("logaddexp2", 2, "float16 bfloat16 float32 float64"),
-    ("logical_and", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "logical_and",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "logical_not",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
-    ("logical_or", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("logical_xor", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("lt", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("max", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("maximum", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("min", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("minimum", 2, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "logical_or",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "logical_xor",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "lt",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "max",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "maximum",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "min",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "minimum",
+        2,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "mul",
         2,
@@ -348,12 +436,12 @@ DTYPE_ROWS = [
     (
         "neg",
         1,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "negative",
         1,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "not_equal",
@@ -368,15 +456,23 @@ DTYPE_ROWS = [
     (
         "pow",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "reciprocal",
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
-    ("relu", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("remainder", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "relu",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "remainder",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "round",
         1,
@@ -390,14 +486,18 @@ DTYPE_ROWS = [
     (
         "sgn",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "sigmoid",
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
-    ("sign", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "sign",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "sin",
         1,
@@ -421,17 +521,17 @@ DTYPE_ROWS = [
     (
         "square",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "sub",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "subtract",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "tan",
@@ -493,12 +593,12 @@ DTYPE_ROWS = [
     (
         "argwhere",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "nonzero",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "from_dlpack",
@@ -508,7 +608,7 @@ DTYPE_ROWS = [
     (
         "dot",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "ger",
@@ -518,7 +618,7 @@ DTYPE_ROWS = [
     (
         "matmul",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "outer",
@@ -528,7 +628,7 @@ DTYPE_ROWS = [
     (
         "vdot",
         2,
-        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "corrcoef",
@@ -558,7 +658,7 @@ DTYPE_ROWS = [
     (
         "flipud",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     (
         "kron",
@@ -570,8 +670,16 @@ DTYPE_ROWS = [
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
-    ("amax", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("amin", 1, "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "amax",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "amin",
+        1,
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "any",
         1,
@@ -593,12 +701,20 @@ DTYPE_ROWS = [
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
-    ("argmax", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("argmin", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "argmax",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "argmin",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "count_nonzero",
         1,
-        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128",
+        "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 complex64 complex128 uint16 uint32 uint64",
     ),
     ("norm", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
     ("var", 1, "float16 bfloat16 float32 float64 complex64 complex128"),
@@ -632,14 +748,26 @@ DTYPE_ROWS = [
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("bucketize", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
-    ("median", 1, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "bucketize",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
+    (
+        "median",
+        1,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "msort",
         1,
         "bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
     ),
-    ("searchsorted", 2, "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64"),
+    (
+        "searchsorted",
+        2,
+        "uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64 uint16 uint32 uint64",
+    ),
     (
         "unique_consecutive",
         1,

@@ -36,7 +36,15 @@ DTYPE_PAIRS = [
     (xp.float64, np.float64),
 ]
 FLOATS = [(xp.float32, np.float32), (xp.float64, np.float64)]
-INTS = [(xp.int8, np.int8), (xp.int32, np.int32), (xp.int64, np.int64), (xp.uint8, np.uint8)]
+INTS = [
+    (xp.int8, np.int8),
+    (xp.int32, np.int32),
+    (xp.int64, np.int64),
+    (xp.uint8, np.uint8),
+    (xp.uint16, np.uint16),
+    (xp.uint32, np.uint32),
+    (xp.uint64, np.uint64),
+]
 LAYOUTS = ["contiguous", "transposed", "zero_d", "empty"]
 
 
@@ -210,7 +218,7 @@ def test_nextafter_steps_one_ulp() -> None:
 def test_clip(pair: Any) -> None:
     x, a = both(values(-10, 10, (3, 4), pair[1]))
     check(xp.clip(x, 1, 5), np.clip(a, 1, 5))
-    low = 2 if pair[0] == xp.uint8 else -2  # a bound outside x's dtype is unspecified
+    low = 2 if a.dtype.kind == "u" else -2  # a bound outside x's dtype is unspecified
     check(xp.clip(x, min=low), np.clip(a, low, None))
     check(xp.clip(x, max=3), np.clip(a, None, 3))
     lo, b = both(values(-3, 0, (4,), pair[1]))
@@ -360,10 +368,12 @@ def test_std_var_correction(name: str, axis: Any, correction: float) -> None:
 
 @pytest.mark.parametrize("pair", [*INTS, (xp.bool, np.bool_)], ids=str)
 def test_sum_prod_dtypes(pair: Any) -> None:
-    # Integer sums and products accumulate in the default integer dtype (int64), as numpy.
+    # Integer sums and products accumulate in the default integer dtype (int64), unsigned ones
+    # in uint64, as numpy and the standard do.
     x, a = both(values(0, 3, (3, 4), pair[1]))
-    check(xp.sum(x, axis=0), np.sum(a, axis=0, dtype=np.int64))
-    check(xp.prod(x, axis=(0, 1)), np.prod(a, axis=(0, 1), dtype=np.int64))
+    acc = np.uint64 if a.dtype.kind == "u" else np.int64
+    check(xp.sum(x, axis=0), np.sum(a, axis=0, dtype=acc))
+    check(xp.prod(x, axis=(0, 1)), np.prod(a, axis=(0, 1), dtype=acc))
     check(xp.sum(x, dtype=xp.float64), np.sum(a, dtype=np.float64))
     check(xp.count_nonzero(x, axis=1, keepdims=True), np.count_nonzero(a, axis=1, keepdims=True))
 
@@ -634,13 +644,17 @@ def test_inspection() -> None:
         "int32",
         "int64",
         "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
         "float32",
         "float64",
         "complex64",
         "complex128",
     }
     assert set(info.dtypes(kind="real floating")) == {"float32", "float64"}
-    assert set(info.dtypes(kind=("bool", "unsigned integer"))) == {"bool", "uint8"}
+    unsigned = {"uint8", "uint16", "uint32", "uint64"}
+    assert set(info.dtypes(kind=("bool", "unsigned integer"))) == {"bool", *unsigned}
     raises(ValueError, "dtypes", lambda: info.dtypes(kind="complex"), "unknown kind")
 
 

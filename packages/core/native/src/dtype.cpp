@@ -1,6 +1,7 @@
 // dtype names, sizes and PyTorch's promotion table.
 #include "ember/dtype.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "ember/errors.h"
@@ -27,10 +28,12 @@ ScalarType to_complex_type(ScalarType t) {
 
 ScalarType default_complex_dtype() { return to_complex_type(default_dtype()); }
 
+// TypeNotImplementedError: ember raised TypeError here before; torch raises NotImplementedError
+// or RuntimeError (NotImplementedError is a RuntimeError), so code catching any of them works.
 void throw_complex_unsupported(ScalarType t) {
-  throw TypeError(str("[<op>] not implemented for '", dtype_name(t),
-                      "' (complex support is "
-                      "partial: see ember's complex dtype notes)"));
+  throw TypeNotImplementedError(str("[<op>] not implemented for '", dtype_name(t),
+                                    "' (complex support is "
+                                    "partial: see ember's complex dtype notes)"));
 }
 
 namespace {
@@ -51,23 +54,37 @@ void reject_limited_unsigned(ScalarType t, const char* op) {
 }
 
 void reject_complex(ScalarType t, const char* op) {
-  EMBER_CHECK(!is_complex(t), TypeError, "[", op, "] not implemented for '", dtype_name(t),
-              "' (complex support is partial)");
+  EMBER_CHECK(!is_complex(t), TypeNotImplementedError, "[", op, "] not implemented for '",
+              dtype_name(t), "' (complex support is partial)");
 }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
-  // torch promotes uint16/32/64 only with itself and with the floating types.
+  // uint16/32/64 (torch refuses to promote them with anything but themselves and floats): the
+  // Array API standard's lattice. With bool: the unsigned type; unsigned widths: the wider one;
+  // with a signed type: the narrowest signed type that holds both (uint8 + int8 -> int16, as in
+  // torch's table below). uint64 with a signed type has no such type and stays refused.
   if (is_limited_unsigned(a) || is_limited_unsigned(b)) {
     if (a == b) return a;
-    if (is_floating(a)) return a;
-    if (is_floating(b)) return b;
+    if (is_floating(a) || is_complex(a)) return a;
+    if (is_floating(b) || is_complex(b)) return b;
+    if (a == ScalarType::Bool) return b;
+    if (b == ScalarType::Bool) return a;
+    const auto bits = [](ScalarType t) { return static_cast<int>(element_size(t)) * 8; };
+    const bool a_signed = is_signed(a), b_signed = is_signed(b);
+    if (!a_signed && !b_signed) return bits(a) >= bits(b) ? a : b;
+    const ScalarType u = a_signed ? b : a, s = a_signed ? a : b;
+    const int need = std::max(bits(s), 2 * bits(u));
+    if (need <= 64) {
+      return need <= 16 ? ScalarType::Int16 : need <= 32 ? ScalarType::Int32 : ScalarType::Int64;
+    }
     static constexpr const char* names[] = {
         "Bool",  "Byte",   "Char",         "Short",         "Int",    "Long",   "Half",  "BFloat16",
         "Float", "Double", "ComplexFloat", "ComplexDouble", "UInt16", "UInt32", "UInt64"};
     throw RuntimeError(
         str("[promote_types] Promotion for uint16, uint32, uint64 types is not "
             "supported, attempted to promote ",
-            names[static_cast<int>(a)], " and ", names[static_cast<int>(b)]));
+            names[static_cast<int>(a)], " and ", names[static_cast<int>(b)],
+            " (no signed integer type holds both; cast one of them first)"));
   }
   // With a complex operand: the complex type wide enough for both parts (torch's rule; complex32
   // does not exist here, so float16/bfloat16 + complex64 is complex64).

@@ -102,7 +102,8 @@ IterConfig in_place_config(IterConfig config, bool in_place) {
 // compute dtype: a Python int that wraps to 0 there (int16 // 2**31) would divide by zero too.
 void check_int_divisor(const Tensor& b, ScalarType compute, const char* op) {
   if (is_floating(compute)) return;
-  const Tensor zero = Tensor::scalar_int(0, ScalarType::Int64, true);
+  // A zero of the compute dtype: an int64 one would not promote with a (wrapped) uint64 divisor.
+  const Tensor zero = Tensor::scalar_int(0, compute, true);
   const Tensor divisor = b.dtype() == compute ? b : to_dtype(b, compute);
   const Tensor any_zero = any(compare(CompareOp::Eq, divisor, zero), {}, false);
   EMBER_CHECK(!*any_zero.data<bool>(), RuntimeError, "[", op,

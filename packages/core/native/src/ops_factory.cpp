@@ -6,7 +6,6 @@
 #include "ember/errors.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
-#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -218,7 +217,6 @@ Tensor ones(const Shape& size, ScalarType dtype) {
 Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
   EMBER_CHECK(dtype != ScalarType::Bool, NotImplementedError,
               "[arange] \"arange_cpu\" not implemented for 'Bool'");
-  reject_limited_unsigned(dtype, "arange");
   for (const Scalar* s : {&start, &end, &step}) {
     EMBER_CHECK(s->is_int || std::isfinite(s->d), RuntimeError,
                 "[arange] unsupported range: ", start.to_double(), " -> ", end.to_double(),

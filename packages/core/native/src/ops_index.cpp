@@ -12,7 +12,6 @@
 #include "ember/iterator.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
-#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -490,7 +489,6 @@ Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; }
 }  // namespace
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& out_arg) {
-  reject_limited_unsigned(x.dtype(), "index_select");
   check_index_dtype(index, "index_select");
   EMBER_CHECK(index.dim() <= 1, IndexError, "[index_select] index is supposed to be a vector, ",
               "got shape ", index.sizes());
@@ -512,7 +510,6 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index, const Ten
 namespace {
 // gather; take_along_dim shares it but lets negative indices count from the end.
 Tensor gather_impl(const Tensor& x, int64_t dim, const Tensor& index, bool wrap, const char* op) {
-  reject_limited_unsigned(x.dtype(), op);
   check_index_dtype(index, op);
   const Tensor x1 = as_1d(x);
   const Tensor i1 = as_1d(index);
@@ -618,7 +615,6 @@ void check_fill_value(const Tensor& value, const char* op) {
 }  // namespace
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, const Tensor& value) {
-  reject_limited_unsigned(x.dtype(), "masked_fill");
   check_mask(mask, "masked_fill");
   check_fill_value(value, "masked_fill");
   broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill");
@@ -626,7 +622,6 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Tensor& value) {
 }
 
 const Tensor& masked_fill_(const Tensor& x, const Tensor& mask, const Tensor& value) {
-  reject_limited_unsigned(x.dtype(), "masked_fill_");
   check_mask(mask, "masked_fill_");
   check_fill_value(value, "masked_fill_");
   x.check_writable("masked_fill_");
@@ -648,7 +643,6 @@ Tensor masked_select(const Tensor& x, const Tensor& mask, const Tensor& out) {
 // ---- nonzero.
 
 Tensor nonzero(const Tensor& x, const Tensor& out_arg) {
-  reject_limited_unsigned(x.dtype(), "nonzero");
   const Tensor b = contiguous(to_dtype(x, ScalarType::Bool));
   const bool* data = b.data<bool>();
   const int64_t n = b.numel();

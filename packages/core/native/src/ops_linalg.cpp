@@ -244,7 +244,7 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, double alph
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1);
   const bool tiny = c.numel() > m * n && m * n * k <= kTinyGemm;
   const bool blas = uses_blas(c.dtype()) && k > 0 && !tiny;
-  visit_dtype_with_complex(c.dtype(), [&](auto tag) {
+  visit_every_dtype(c.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || is_complex_v<T>) {
       if (blas) {

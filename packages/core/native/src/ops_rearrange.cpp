@@ -9,7 +9,6 @@
 #include "ember/iterator.h"
 #include "ember/ops.h"
 #include "ember/parallel.h"
-#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -64,7 +63,6 @@ Tensor triangle(const Tensor& x, int64_t diagonal, bool lower, const char* op) {
 }  // namespace
 
 Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
-  reject_limited_unsigned(x.dtype(), "flip");
   const std::vector<int64_t> ds = unique_dims(dims, x.dim(), "flip");
   Shape strides = x.strides();
   int64_t offset = x.offset();

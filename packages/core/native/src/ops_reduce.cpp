@@ -201,9 +201,6 @@ Tensor sum_like(const char* name, ReduceOp op, const Tensor& x, const Dims& dims
   // torch: with out= and no dtype=, the reduction runs in out's dtype; a given dtype= must be it.
   if (out.defined() && dtype) check_out_dtype(out, *dtype, name, OutDtype::kExact);
   if (out.defined() && !dtype) dtype = out.dtype();
-  // torch sums uint16/32/64 only into int64 (or a float), never in the unsigned type itself.
-  EMBER_CHECK(!dtype || !is_limited_unsigned(*dtype), TypeNotImplementedError, "[", name,
-              "] not implemented for dtype ", dtype_name(*dtype));
   const Tensor input = dtype ? to_dtype(x, *dtype) : x;
   const ScalarType out_dtype =
       dtype ? *dtype

@@ -9,7 +9,6 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
-#include "ember/unsigned_support.h"
 #include "reduce_dim_loops.h"
 
 namespace ember {
@@ -140,6 +139,16 @@ RowKernel kernel_for(ScalarType t) {
   });
 }
 
+// kernel_for that also covers uint16/32/64: for the ops whose Op is defined on every integer
+// (max/min/argmax/argmin, count_nonzero); the others stay instantiated for fewer dtypes.
+template <template <typename> class Op>
+RowKernel kernel_for_unsigned_too(ScalarType t) {
+  return visit_dtype_with_unsigned(t, [](auto tag) -> RowKernel {
+    using T = typename decltype(tag)::type;
+    return kernel_of<T, Op<T>>();
+  });
+}
+
 template <bool kMax, bool kValues>
 struct Extreme {
   template <typename T>
@@ -159,12 +168,12 @@ std::pair<Tensor, Tensor> extreme_dim(const char* op, bool is_max, bool values, 
   Tensor idx = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
   RowKernel loop;
   if (values) {
-    loop = is_max ? kernel_for<Extreme<true, true>::Op>(x.dtype())
-                  : kernel_for<Extreme<false, true>::Op>(x.dtype());
+    loop = is_max ? kernel_for_unsigned_too<Extreme<true, true>::Op>(x.dtype())
+                  : kernel_for_unsigned_too<Extreme<false, true>::Op>(x.dtype());
     run_rows(op, rows, {vals, idx}, loop, {});
   } else {
-    loop = is_max ? kernel_for<Extreme<true, false>::Op>(x.dtype())
-                  : kernel_for<Extreme<false, false>::Op>(x.dtype());
+    loop = is_max ? kernel_for_unsigned_too<Extreme<true, false>::Op>(x.dtype())
+                  : kernel_for_unsigned_too<Extreme<false, false>::Op>(x.dtype());
     run_rows(op, rows, {idx}, loop, {});
   }
   return {maybe_keep(vals, mask, keepdim), maybe_keep(idx, mask, keepdim)};
@@ -182,8 +191,8 @@ Tensor arg_extreme(const char* op, bool is_max, const Tensor& x, std::optional<i
   const std::vector<bool> mask(x.dim(), true);
   const Rows rows = make_rows(x, mask, true);
   Tensor idx = Tensor::empty({}, ScalarType::Int64);
-  const RowKernel loop = is_max ? kernel_for<Extreme<true, false>::Op>(x.dtype())
-                                : kernel_for<Extreme<false, false>::Op>(x.dtype());
+  const RowKernel loop = is_max ? kernel_for_unsigned_too<Extreme<true, false>::Op>(x.dtype())
+                                : kernel_for_unsigned_too<Extreme<false, false>::Op>(x.dtype());
   run_rows(op, rows, {idx}, loop, {});
   return maybe_keep(idx, mask, keepdim);
 }
@@ -255,7 +264,7 @@ Tensor scan(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarTy
     const Loop1d loop = result == ScalarType::ComplexFloat ? &rows::scan_loop<CFloat, kProd>
                         : result == ScalarType::ComplexDouble
                             ? &rows::scan_loop<CDouble, kProd>
-                            : visit_dtype(result, [](auto tag) -> Loop1d {
+                            : visit_dtype_with_unsigned(result, [](auto tag) -> Loop1d {
                                 using T = typename decltype(tag)::type;
                                 return &rows::scan_loop<T, kProd>;
                               });
@@ -437,16 +446,16 @@ Tensor norm(const Tensor& x_in, double p, const Dims& dims, bool keepdim,
 }
 
 Tensor count_nonzero(const Tensor& x, const Dims& dims) {
-  reject_limited_unsigned(x.dtype(), "count_nonzero");
   const auto mask = reduction_mask(x, dims, "count_nonzero");
   const Rows rows = make_rows(x, mask, false);
   Tensor out = Tensor::empty(rows.input.sizes(), ScalarType::Int64);
   using CFloat = std::complex<float>;
   using CDouble = std::complex<double>;
-  const RowKernel loop =
-      x.dtype() == ScalarType::ComplexFloat    ? kernel_of<CFloat, rows::CountNonzeroOp<CFloat>>()
-      : x.dtype() == ScalarType::ComplexDouble ? kernel_of<CDouble, rows::CountNonzeroOp<CDouble>>()
-                                               : kernel_for<rows::CountNonzeroOp>(x.dtype());
+  const RowKernel loop = x.dtype() == ScalarType::ComplexFloat
+                             ? kernel_of<CFloat, rows::CountNonzeroOp<CFloat>>()
+                         : x.dtype() == ScalarType::ComplexDouble
+                             ? kernel_of<CDouble, rows::CountNonzeroOp<CDouble>>()
+                             : kernel_for_unsigned_too<rows::CountNonzeroOp>(x.dtype());
   run_rows("count_nonzero", rows, {out}, loop, {});
   return out;
 }

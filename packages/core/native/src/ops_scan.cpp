@@ -21,7 +21,7 @@ std::pair<Tensor, Tensor> cum_extreme(const Tensor& x, int64_t dim, const char* 
   const int64_t n = rows.sizes()[0], len = rows.sizes()[1];
   Tensor values = Tensor::empty({n, len}, x.dtype());
   Tensor indices = Tensor::empty({n, len}, ScalarType::Int64);
-  visit_dtype(x.dtype(), [&](auto tag) {
+  visit_dtype_with_unsigned(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     const T* in = rows.data<T>();

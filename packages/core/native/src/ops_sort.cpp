@@ -15,7 +15,6 @@
 #include "ember/errors.h"
 #include "ember/iterator.h"
 #include "ember/ops.h"
-#include "ember/unsigned_support.h"
 
 namespace ember {
 namespace {
@@ -281,9 +280,6 @@ void row_loop(char** data, const int64_t* strides, int64_t n, const void* params
 
 template <Mode kMode>
 Loop1d loop_for(ScalarType t) {
-  // sort (stable too) runs on uint16/32/64 in torch; topk/kthvalue/median refuse them.
-  const bool sort_mode = kMode == Mode::Sort;
-  if (!sort_mode && is_limited_unsigned(t)) throw_unsigned_unsupported(t);
   return visit_dtype_with_unsigned(t, [](auto tag) -> Loop1d {
     using T = typename decltype(tag)::type;
     return &row_loop<T, kMode>;
@@ -457,8 +453,6 @@ int64_t search(const T* bd, const int64_t* sorter, int64_t m, T v, bool right) {
 
 Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, bool right,
                     const Tensor& sorter, const Tensor& out, const char* op) {
-  reject_limited_unsigned(seq.dtype(), op);
-  reject_limited_unsigned(values.dtype(), op);
   EMBER_CHECK(seq.dim() > 0, RuntimeError, "[", op,
               "] boundaries tensor should have positive dimension, but got 0 dimension");
   EMBER_CHECK(!(values.dim() == 0 && seq.dim() > 1), RuntimeError, "[", op,
@@ -511,7 +505,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
   const int64_t n = vals.numel();
   const int64_t row = values.dim() == 0 ? 1 : values.sizes().back();
   const bool shared = seq.dim() == 1;  // one boundary row for every value
-  visit_dtype(common, [&](auto tag) {
+  visit_dtype_with_unsigned(common, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* b = bd.data<T>();
     const T* v = vals.data<T>();

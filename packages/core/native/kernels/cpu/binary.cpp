@@ -95,14 +95,6 @@ void fill_binary(KernelTable& t) {
   EMBER_COMPARE_OPS(COMPARE)
 #undef COMPARE
   set_where(t.where, AllTypes{});
-  // torch's limited uint16/32/64 support: mul, ==, !=, bitwise and/or/xor and where.
-  set_binary<Mul>(t.binary[static_cast<int>(BinaryOp::Mul)], LimitedUnsignedTypes{});
-  set_binary<BitwiseAnd>(t.binary[static_cast<int>(BinaryOp::BitwiseAnd)], LimitedUnsignedTypes{});
-  set_binary<BitwiseOr>(t.binary[static_cast<int>(BinaryOp::BitwiseOr)], LimitedUnsignedTypes{});
-  set_binary<BitwiseXor>(t.binary[static_cast<int>(BinaryOp::BitwiseXor)], LimitedUnsignedTypes{});
-  set_compare<Eq>(t.compare[static_cast<int>(CompareOp::Eq)], LimitedUnsignedTypes{});
-  set_compare<Ne>(t.compare[static_cast<int>(CompareOp::Ne)], LimitedUnsignedTypes{});
-  set_where(t.where, LimitedUnsignedTypes{});
   set_lerp_tensor(t.lerp_tensor, FloatTypes{});
 }
 

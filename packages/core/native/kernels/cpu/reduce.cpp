@@ -207,7 +207,8 @@ void set_reduce(Loop1d (&row)[kNumScalarTypes], TypeList<Ts...>) {
 // Accumulator dtypes: sums and products of small types accumulate in int64/float32/float64.
 using AccumTypes = TypeList<int64_t, float, double>;
 #ifdef EMBER_ISA_BASELINE
-using OrderedTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, float, double>;
+using OrderedTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t,
+                              uint64_t, float, double>;
 #else
 using OrderedTypes = TypeList<int32_t, int64_t, float, double>;
 #endif

@@ -13,19 +13,18 @@ template <typename... Ts>
 struct TypeList {};
 
 #ifdef EMBER_ISA_BASELINE
+// uint16/uint32/uint64 are in every integer family here (torch 2.13 has only casts, ==, mul and
+// bitwise and/or/xor for them): the Array API standard needs their arithmetic, comparisons and
+// ordering, and ember.Tensor is that namespace's array. Their loops are baseline-only (not hot).
 using FloatTypes = TypeList<Half, BFloat16, float, double>;
-using IntTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t>;
-using IntBoolTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t>;
-using NumericTypes =
-    TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
-using AllTypes =
-    TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float, double>;
-// uint16/uint32/uint64 join only the families torch supports for them (casts, ==/!=, mul,
-// bitwise and/or/xor, where, the nan/inf predicates); every other table entry stays empty, so
-// those ops raise NotImplementedError as torch's do.
-using LimitedUnsignedTypes = TypeList<uint16_t, uint32_t, uint64_t>;
-using CastTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, Half, BFloat16, float,
-                           double, uint16_t, uint32_t, uint64_t>;
+using IntTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t>;
+using IntBoolTypes =
+    TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t>;
+using NumericTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t,
+                              uint64_t, Half, BFloat16, float, double>;
+using AllTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t,
+                          uint64_t, Half, BFloat16, float, double>;
+using CastTypes = AllTypes;
 #else
 // bfloat16 is hot too (autocast): its conversions are shifts, so its loops vectorize here and
 // run scalar and branchy in the baseline build (bf16 relu: 4.6 ms vs 0.05 ms in float32).
@@ -34,7 +33,6 @@ using IntTypes = TypeList<int32_t, int64_t>;
 using IntBoolTypes = TypeList<int32_t, int64_t>;
 using NumericTypes = TypeList<int32_t, int64_t, BFloat16, float, double>;
 using AllTypes = TypeList<bool, uint8_t, int32_t, int64_t, BFloat16, float, double>;
-using LimitedUnsignedTypes = TypeList<>;
 using CastTypes = AllTypes;
 #endif
 

@@ -73,26 +73,11 @@ void fill_unary(KernelTable& t) {
   UNARY(ClampMax, NumericTypes)
   UNARY(NanToNum, FloatTypes)
   UNARY(Identity, AllTypes)
-  // torch's limited uint16/32/64 support: rounding is the identity on integers, and `+x`.
-  UNARY(Floor, LimitedUnsignedTypes)
-  UNARY(Ceil, LimitedUnsignedTypes)
-  UNARY(Round, LimitedUnsignedTypes)
-  UNARY(Trunc, LimitedUnsignedTypes)
-  UNARY(Identity, LimitedUnsignedTypes)
 #undef UNARY
 #define PREDICATE(name) \
   set_predicate<name>(t.predicate[static_cast<int>(PredicateOp::name)], AllTypes{});
   EMBER_PREDICATE_OPS(PREDICATE)
 #undef PREDICATE
-  // torch's limited uint16/32/64 support has the nan/inf tests (never true/always finite).
-  set_predicate<IsNan>(t.predicate[static_cast<int>(PredicateOp::IsNan)], LimitedUnsignedTypes{});
-  set_predicate<IsInf>(t.predicate[static_cast<int>(PredicateOp::IsInf)], LimitedUnsignedTypes{});
-  set_predicate<IsFinite>(t.predicate[static_cast<int>(PredicateOp::IsFinite)],
-                          LimitedUnsignedTypes{});
-  set_predicate<IsPosInf>(t.predicate[static_cast<int>(PredicateOp::IsPosInf)],
-                          LimitedUnsignedTypes{});
-  set_predicate<IsNegInf>(t.predicate[static_cast<int>(PredicateOp::IsNegInf)],
-                          LimitedUnsignedTypes{});
 }
 
 }  // namespace ember::cpu::EMBER_ISA_NS

@@ -3,7 +3,7 @@
 Arrays are ``ember.Tensor`` objects; the functions follow the standard's names and signatures
 (``axis``/``keepdims``/``correction``; positional-only and keyword-only arguments) and translate
 to ember's torch-style ops. ``import ember`` does not import this package: it loads on first use.
-docs/array_api.md lists where ember deviates (no uint16/32/64 dtypes, ``x.size``...).
+docs/array_api.md lists where ember deviates (``x.size``...).
 
 Example:
     >>> import ember
@@ -50,6 +50,9 @@ from ember.array_api._dtypes import (
     isdtype,
     result_type,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ember.array_api._elementwise import (
     abs,
@@ -327,6 +330,9 @@ __all__ = [
     "triu",
     "trunc",
     "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "unique_all",
     "unique_counts",
     "unique_inverse",

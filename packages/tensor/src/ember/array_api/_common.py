@@ -131,3 +131,10 @@ def reduce_axes(
         return reduce(x.unsqueeze(-1), (-1,))
     result = reduce(x, axes)
     return result.reshape(kept_shape(x.shape, axes)) if keepdims else result
+
+
+def accumulator_dtype(x: Any, dtype: Any) -> Any:
+    """The standard's default dtype of sums and products: uint64 for unsigned integer input."""
+    if dtype is None and x.dtype in (E.uint8, E.uint16, E.uint32, E.uint64):
+        return E.uint64
+    return dtype

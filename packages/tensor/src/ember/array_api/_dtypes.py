@@ -1,7 +1,4 @@
-"""Data types, promotion and casting: the standard's data type functions over ember dtypes.
-
-ember has no uint16/uint32/uint64 dtypes (docs/array_api.md lists the deviations).
-"""
+"""Data types, promotion and casting: the standard's data type functions over ember dtypes."""
 
 from __future__ import annotations
 
@@ -18,6 +15,9 @@ int16: DType = E.int16
 int32: DType = E.int32
 int64: DType = E.int64
 uint8: DType = E.uint8
+uint16: DType = E.uint16
+uint32: DType = E.uint32
+uint64: DType = E.uint64
 float32: DType = E.float32
 float64: DType = E.float64
 complex64: DType = E.complex64
@@ -31,6 +31,9 @@ DTYPES: dict[str, DType] = {
     "int32": int32,
     "int64": int64,
     "uint8": uint8,
+    "uint16": uint16,
+    "uint32": uint32,
+    "uint64": uint64,
     "float32": float32,
     "float64": float64,
     "complex64": complex64,
@@ -39,11 +42,24 @@ DTYPES: dict[str, DType] = {
 _KINDS: dict[str, tuple[DType, ...]] = {
     "bool": (bool,),
     "signed integer": (int8, int16, int32, int64),
-    "unsigned integer": (uint8,),
-    "integral": (int8, int16, int32, int64, uint8),
+    "unsigned integer": (uint8, uint16, uint32, uint64),
+    "integral": (int8, int16, int32, int64, uint8, uint16, uint32, uint64),
     "real floating": (float32, float64),
     "complex floating": (complex64, complex128),
-    "numeric": (int8, int16, int32, int64, uint8, float32, float64, complex64, complex128),
+    "numeric": (
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+        float32,
+        float64,
+        complex64,
+        complex128,
+    ),
 }
 
 
@@ -121,7 +137,11 @@ def can_cast(from_: Any, to: DType, /) -> builtins.bool:
         False
     """
     source = from_.dtype if hasattr(from_, "dtype") else _check_dtype(from_, "can_cast")
-    return E.promote_types(source, _check_dtype(to, "can_cast")) == to  # type: ignore[no-any-return]
+    target = _check_dtype(to, "can_cast")
+    try:
+        return E.promote_types(source, target) == target  # type: ignore[no-any-return]
+    except RuntimeError:  # uint64 with a signed type: no common type, so no safe cast
+        return False
 
 
 @dataclass(frozen=True)

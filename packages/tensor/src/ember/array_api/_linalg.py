@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from ember.array_api import _linalg_complex as C
-from ember.array_api._common import Array, E, check_array, shape_of
+from ember.array_api._common import Array, E, accumulator_dtype, check_array, shape_of
 
 Tolerance = float | Array | None
 
@@ -315,6 +315,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
     check_array(x, "trace")
     if x.ndim < 2:
         raise ValueError(f"[trace] expected at least 2 dims, got shape {shape_of(x)}")
+    dtype = accumulator_dtype(x, dtype)
     return E.sum(E.linalg.diagonal(x, offset=offset), -1, dtype=dtype)  # type: ignore[no-any-return]
 
 

@@ -7,7 +7,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ember.array_api._common import Array, E, check_array, normalize_axes, reduce_axes
+from ember.array_api._common import (
+    Array,
+    E,
+    accumulator_dtype,
+    check_array,
+    normalize_axes,
+    reduce_axes,
+)
 
 Axis = int | Sequence[int] | None
 
@@ -52,13 +59,14 @@ def mean(x: Array, /, *, axis: Axis = None, keepdims: builtins.bool = False) -> 
 def sum(
     x: Array, /, *, axis: Axis = None, dtype: Any = None, keepdims: builtins.bool = False
 ) -> Array:
-    """The sum over `axis`; integer sums accumulate in int64 unless `dtype` is given.
+    """The sum over `axis`; integer sums accumulate in int64 (uint64 for unsigned input).
 
     Example:
         >>> sum(ember.tensor([[1, 2], [3, 4]]), axis=1)
         tensor([3, 7])
     """
     check_array(x, "sum")
+    dtype = accumulator_dtype(x, dtype)
     return reduce_axes(x, axis, keepdims, "sum", lambda t, d: E.sum(t, d, dtype=dtype))  # type: ignore[no-any-return]
 
 
@@ -75,13 +83,14 @@ def _prod_dims(x: Any, dims: tuple[int, ...], dtype: Any) -> Any:
 def prod(
     x: Array, /, *, axis: Axis = None, dtype: Any = None, keepdims: builtins.bool = False
 ) -> Array:
-    """The product over `axis`; integer products accumulate in int64 unless `dtype` is given.
+    """The product over `axis`; integer products accumulate in int64 (uint64 for unsigned input).
 
     Example:
         >>> prod(ember.tensor([[1, 2], [3, 4]]), axis=0)
         tensor([3, 8])
     """
     check_array(x, "prod")
+    dtype = accumulator_dtype(x, dtype)
     return reduce_axes(x, axis, keepdims, "prod", lambda t, d: _prod_dims(t, d, dtype))  # type: ignore[no-any-return]
 
 
@@ -169,6 +178,7 @@ def cumulative_sum(
         tensor([0, 1, 3, 6])
     """
     x, axis = _cumulative(x, axis, dtype, include_initial, "cumulative_sum")
+    dtype = accumulator_dtype(x, dtype)
     result = E.cumsum(x, axis, dtype=dtype)
     return _with_initial(result, axis, 0) if include_initial else result  # type: ignore[no-any-return]
 
@@ -188,6 +198,7 @@ def cumulative_prod(
         tensor([1, 1, 2, 6])
     """
     x, axis = _cumulative(x, axis, dtype, include_initial, "cumulative_prod")
+    dtype = accumulator_dtype(x, dtype)
     result = E.cumprod(x, axis, dtype=dtype)
     return _with_initial(result, axis, 1) if include_initial else result  # type: ignore[no-any-return]
 
