@@ -158,6 +158,24 @@ def test_all_any_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
     assert_close(x.any(dim, True), np.any(a, axis=axis, keepdims=a.ndim > 0), dtype=out_dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_lengths_around_the_vector_loop_bounds(dtype: Any) -> None:
+    # The contiguous sum runs 4 or 8 vector accumulators (by ISA) over 256-byte steps, a scalar
+    # tail, and pairwise halves above 16K floats: every length near those bounds, against fsum.
+    rng = np.random.default_rng(7)
+    lengths = [*range(0, 70), 127, 128, 129, 255, 256, 257, 16383, 16384, 16385, 40000, 65537]
+    for n in lengths:
+        a = rng.standard_normal(n).astype(dtype)
+        exact = math.fsum(float(v) for v in a)
+        for name in ("sum", "nansum"):
+            got = getattr(ember.from_numpy(a), name)().item()
+            tol = (1e-5 if dtype == np.float32 else 1e-12) * (1 + math.fsum(abs(a.astype(float))))
+            assert abs(got - exact) <= tol, (name, n, got, exact)
+    b = rng.standard_normal(1000).astype(dtype)
+    b[::7] = np.nan
+    assert ember.from_numpy(b).nansum().item() == pytest.approx(float(np.nansum(b)), rel=1e-5)
+
+
 def test_sum_dtypes_and_out() -> None:
     i8 = E(np.full((4, 100), 100, dtype=np.int8))
     assert ember.sum(i8).dtype == ember.int64
