@@ -149,6 +149,24 @@ def test_uint64_tensor_with_a_big_int_operand() -> None:
     assert (u * M).dtype == ember.uint64
 
 
+def test_where_checks_a_python_int_against_an_integral_result() -> None:
+    # Unlike arithmetic, torch.where refuses an int its integral result dtype cannot hold.
+    c = ember.tensor([True, False])
+    with pytest.raises(RuntimeError, match=cannot_convert("where", B, "int64")):
+        ember.where(c, ember.tensor([1, 2]), B)
+    with pytest.raises(RuntimeError, match=rf"value {B} cannot be converted to type int64"):
+        ember.where(c, B, ember.tensor([1, 2]))
+    with pytest.raises(RuntimeError, match=rf"value {B} cannot be converted to type int32"):
+        ember.where(c, ember.tensor([1, 2], dtype=ember.int32), B)
+    with pytest.raises(RuntimeError, match=r"value 300 cannot be converted to type uint8"):
+        ember.tensor([1, 2], dtype=ember.uint8).where(c, 300)
+    assert ember.where(c, ember.tensor([1, 2], dtype=ember.uint8), -1).tolist() == [1, 255]
+    assert ember.where(c, B, B).tolist() == [B, B]
+    assert ember.where(c, ember.tensor([1.0, 2.0]), B).tolist() == [1.0, float(B)]
+    half = ember.tensor([1.0, 2.0], dtype=ember.float16)
+    assert ember.where(c, half, 100000).tolist() == [1.0, float("inf")]
+
+
 def test_in_place_ops_with_a_big_int_operand() -> None:
     u = u64(1, M)
     assert u.clone().eq_(M).tolist() == [0, 1]
