@@ -223,6 +223,41 @@ def test_uint64_ops_without_a_kernel_raise_not_implemented() -> None:
         u.clone().add_(B)
 
 
+# ember.tensor and indexing: ints are unpacked as int64 unless the dtype says otherwise
+
+
+@pytest.mark.parametrize("value", [B, M])
+def test_tensor_of_a_big_int_without_dtype_raises_value_error(value: int) -> None:
+    with pytest.raises(ValueError, match=r"\[tensor\] Overflow when unpacking long"):
+        ember.tensor(value)
+    with pytest.raises(ValueError, match=r"Overflow when unpacking long"):
+        ember.tensor([value], dtype=ember.int64)
+
+
+def test_tensor_overflow_is_also_ember_s_former_runtime_error() -> None:
+    with pytest.raises(RuntimeError, match=r"Overflow when unpacking long"):
+        ember.tensor(B)
+
+
+def test_tensor_of_a_big_int_with_a_dtype() -> None:
+    assert ember.tensor([M, B], dtype=ember.uint64).tolist() == [M, B]
+    assert ember.tensor(M, dtype=ember.float32).item() == float(M)
+    assert ember.tensor([B], dtype=ember.float64).tolist() == [float(B)]
+    assert ember.tensor(2**70, dtype=ember.float64).item() == 2.0**70
+    assert ember.scalar_tensor(M).item() == float(M)
+    with pytest.raises(OverflowError):
+        ember.tensor([2**64], dtype=ember.uint64)
+
+
+@pytest.mark.parametrize("dtype", [ember.uint64, ember.int64, ember.float32])
+@pytest.mark.parametrize("value", [B, M, 2**64])
+def test_setitem_of_a_big_int_raises_value_error(dtype: Any, value: int) -> None:
+    x = ember.zeros(2, dtype=dtype)
+    with pytest.raises(ValueError, match=rf"\[index\] Overflow when unpacking long long: {value}"):
+        x[0] = value
+    assert x.tolist() == [0, 0]
+
+
 # creation ops whose ints are int64
 
 
