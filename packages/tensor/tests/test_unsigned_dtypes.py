@@ -252,9 +252,9 @@ def test_eq_ne(dtype: Any) -> None:
     oref[2] = 5
     np.testing.assert_array_equal((t == other).numpy(), ref == oref)
     np.testing.assert_array_equal((t != other).numpy(), ref != oref)
-    # Python ints past int64 (uint64's top half) are not operands yet: compare with a tensor.
     biggest = ember.tensor(top(dtype), dtype=dtype)
     np.testing.assert_array_equal((t == biggest).numpy(), ref == top(dtype))
+    np.testing.assert_array_equal((t == top(dtype)).numpy(), ref == top(dtype))
     np.testing.assert_array_equal((t == 2**15).numpy(), ref == 2**15)
     np.testing.assert_array_equal(t.eq(1).numpy(), ref == 1)
     np.testing.assert_array_equal((t == 1.5).numpy(), ref == 1.5)

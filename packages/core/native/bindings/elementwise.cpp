@@ -9,6 +9,19 @@
 namespace ember::py {
 namespace {
 
+// torch.where converts a Python int operand to an integral result dtype with its overflow check
+// (300 into uint8, 2**63 into int64), where arithmetic ops wrap it; floating results take it
+// unchecked.
+void check_where_ints(nb::handle input_h, const Tensor& input, nb::handle other_h,
+                      const Tensor& other) {
+  const ScalarType dtype = result_type({input, other});
+  if (!is_integral(dtype, false)) return;
+  for (const auto& [h, arg] : {std::pair{input_h, "input"}, std::pair{other_h, "other"}}) {
+    if (is_tensor(h) || PyBool_Check(h.ptr())) continue;
+    if (const auto v = python_int(h, "where", arg)) check_value_fits(v->scalar(), dtype, "where");
+  }
+}
+
 // nanobind keeps pointers to names: give the generated "name_" strings a stable home.
 const char* stable_name(const std::string& name) {
   static std::deque<std::string> names;
@@ -390,18 +403,21 @@ void init_elementwise(nb::module_& m, TensorClass& cls) {
   // where, clamp, lerp, round, nan_to_num, isclose, allclose, equal.
   m.def(
       "where",
-      [](nb::handle cond, nb::handle input, nb::handle other, nb::handle out) {
-        return result_or_out(where(to_tensor(cond, "where", "condition"), to_tensor(input, "where"),
-                                   to_tensor(other, "where", "other"), out_arg(out, "where")),
-                             out);
+      [](nb::handle cond, nb::handle input_h, nb::handle other_h, nb::handle out) {
+        const Tensor input = to_tensor(input_h, "where");
+        const Tensor other = to_tensor(other_h, "where", "other");
+        check_where_ints(input_h, input, other_h, other);
+        return result_or_out(
+            where(to_tensor(cond, "where", "condition"), input, other, out_arg(out, "where")), out);
       },
       nb::arg("condition"), nb::arg("input"), nb::arg("other"), nb::kw_only(),
       nb::arg("out") = nb::none());
   cls.def(
       "where",
-      [](const Tensor& self, nb::handle cond, nb::handle other) {
-        return wrap(
-            where(to_tensor(cond, "where", "condition"), self, to_tensor(other, "where", "other")));
+      [](nb::handle self, nb::handle cond, nb::handle other_h) {
+        const Tensor other = to_tensor(other_h, "where", "other");
+        check_where_ints(self, unwrap(self), other_h, other);
+        return wrap(where(to_tensor(cond, "where", "condition"), unwrap(self), other));
       },
       nb::arg("condition"), nb::arg("other"));
 

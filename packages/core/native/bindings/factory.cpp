@@ -77,14 +77,13 @@ Number to_number(nb::handle h, const char* op, const char* arg) {
                 "' must be a number or a one-element tensor, got a tensor of shape ", t.sizes());
     if (is_floating(t.dtype())) return {Scalar::from_double(item_double(t, op)), NumberKind::Float};
     const NumberKind kind = t.dtype() == ScalarType::Bool ? NumberKind::Bool : NumberKind::Int;
-    return {Scalar::from_int(item_int(t, op)), kind};
+    const int64_t v = item_int(t, op);
+    if (t.dtype() == ScalarType::UInt64 && v < 0) return {Scalar::from_uint64(v), kind};
+    return {Scalar::from_int(v), kind};
   }
   if (PyBool_Check(o)) return {Scalar::from_int(o == Py_True), NumberKind::Bool};
   if (PyFloat_Check(o)) return {Scalar::from_double(PyFloat_AsDouble(o)), NumberKind::Float};
-  bool overflow = false;
-  if (const auto v = index_value(h, &overflow)) return {Scalar::from_int(*v), NumberKind::Int};
-  EMBER_CHECK(!overflow, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
-              " given for '", arg, "' does not fit in int64");
+  if (const auto v = python_int(h, op, arg)) return {v->scalar(), NumberKind::Int};
   if (!PyComplex_Check(o) && has_float_slot(h) && !nb::hasattr(h, "__len__")) {
     const double v = PyFloat_AsDouble(o);
     if (!(v == -1.0 && PyErr_Occurred())) return {Scalar::from_double(v), NumberKind::Float};
@@ -103,7 +102,11 @@ int64_t to_int_arg(nb::handle h, const char* op, const char* arg) {
                   (PyIndex_Check(h.ptr()) || (is_tensor(h) && !is_floating(unwrap(h).dtype()))),
               TypeError, "[", op, "] argument '", arg, "' must be an int, not ",
               nb::type_name(h.type()).c_str());
-  return to_number(h, op, arg).value.i;
+  const Scalar v = to_number(h, op, arg).value;
+  // ValueError like torch's "Overflow when unpacking long long", RuntimeError as ember's was.
+  EMBER_CHECK(!v.is_uint64, RuntimeValueError, "[", op, "] the integer ", nb::str(h).c_str(),
+              " given for '", arg, "' does not fit in int64");
+  return v.i;
 }
 
 // A size given as one sequence (full, empty_strided, randint's size): ints are refused.

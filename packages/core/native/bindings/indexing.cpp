@@ -124,6 +124,15 @@ std::optional<std::vector<IndexItem>> basic_items(const std::vector<AdvancedItem
 // The value of x[index] = value: a tensor, a Python number, or data ember.tensor accepts.
 Tensor setitem_value(nb::handle value) {
   if (is_tensor(value)) return unwrap(value);
+  if (!PyBool_Check(value.ptr())) {
+    // torch unpacks an int value as int64: ValueError past it (RuntimeError too, as ember's was),
+    // where an operand of an op would be a uint64 scalar.
+    bool overflow = false;
+    index_value(value, &overflow);
+    EMBER_CHECK(!overflow, RuntimeValueError,
+                "[index] Overflow when unpacking long long: ", nb::str(value).c_str(),
+                " given for 'value' does not fit in int64");
+  }
   if (is_python_scalar(value)) return to_tensor(value, "index", "value");
   if (PyIndex_Check(value.ptr()) && !nb::hasattr(value, "ndim")) {
     return to_tensor(value, "index", "value");

@@ -20,14 +20,15 @@ NB_MODULE(_C, m) {
   });
 
   // Python classes with two bases (see errors.h); handles live as long as the process.
-  static PyObject* dual[5];
-  const std::pair<const char*, std::pair<PyObject*, PyObject*>> duals[5] = {
+  static PyObject* dual[6];
+  const std::pair<const char*, std::pair<PyObject*, PyObject*>> duals[6] = {
       {"IndexRuntimeError", {PyExc_IndexError, PyExc_RuntimeError}},
       {"TypeRuntimeError", {PyExc_TypeError, PyExc_RuntimeError}},
       {"TypeNotImplementedError", {PyExc_TypeError, PyExc_NotImplementedError}},
       {"RuntimeValueError", {PyExc_RuntimeError, PyExc_ValueError}},
-      {"TypeValueError", {PyExc_TypeError, PyExc_ValueError}}};
-  for (int i = 0; i < 5; ++i) {
+      {"TypeValueError", {PyExc_TypeError, PyExc_ValueError}},
+      {"OverflowRuntimeError", {PyExc_OverflowError, PyExc_RuntimeError}}};
+  for (int i = 0; i < 6; ++i) {
     const std::string name = std::string("ember_core._C.") + duals[i].first;
     dual[i] = PyErr_NewException(
         name.c_str(),
@@ -49,6 +50,8 @@ NB_MODULE(_C, m) {
       PyErr_SetString(dual[3], e.what());
     } catch (const ember::TypeValueError& e) {
       PyErr_SetString(dual[4], e.what());
+    } catch (const ember::OverflowRuntimeError& e) {
+      PyErr_SetString(dual[5], e.what());
     } catch (const ember::IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const ember::ValueError& e) {

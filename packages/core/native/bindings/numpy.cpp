@@ -313,6 +313,18 @@ void fill_elements(nb::handle h, const Shape& shape, size_t depth, T*& out) {
   } else if (PyLong_Check(o) || PyIndex_Check(o)) {
     bool overflow = false;
     const std::optional<int64_t> index = index_value(h, &overflow);
+    if constexpr (!std::is_integral_v<T>) {
+      if (overflow) {  // torch takes an int past int64 into a floating dtype through double
+        const double v = PyFloat_AsDouble(o);
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+          *out++ = T(static_cast<float>(v));
+        } else {
+          *out++ = static_cast<T>(v);
+        }
+        return;
+      }
+    }
     EMBER_CHECK(!overflow, RuntimeValueError,
                 "[tensor] Overflow when unpacking long: ", nb::str(h).c_str(),
                 " does not fit in int64");

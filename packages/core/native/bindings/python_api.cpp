@@ -51,25 +51,15 @@ Tensor to_tensor(nb::handle h, const char* op, const char* arg) {
   if (is_tensor(h)) return unwrap(h);
   PyObject* o = h.ptr();
   if (PyBool_Check(o)) return Tensor::scalar_int(o == Py_True, ScalarType::Bool, true);
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    EMBER_CHECK(overflow == 0, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
-                " given for '", arg, "' does not fit in int64");
-    return Tensor::scalar_int(v, ScalarType::Int64, true);
-  }
   if (PyFloat_Check(o)) return Tensor::scalar(PyFloat_AsDouble(o), ScalarType::Float64, true);
   if (PyComplex_Check(o)) {  // a wrapped complex number: the default complex dtype in promotion
     return Tensor::scalar_complex({PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)},
                                   ScalarType::ComplexDouble, true);
   }
-  // numpy scalars and other numbers that know how to become a float or an int.
-  bool overflow = false;
-  if (const auto v = index_value(h, &overflow)) {
-    return Tensor::scalar_int(*v, ScalarType::Int64, true);
+  // Python ints, numpy scalars and other numbers that know how to become an int or a float.
+  if (const auto v = python_int(h, op, arg)) {
+    return Tensor::scalar_int(v->bits, v->is_uint64 ? ScalarType::UInt64 : ScalarType::Int64, true);
   }
-  EMBER_CHECK(!overflow, RuntimeError, "[", op, "] the integer ", nb::str(h).c_str(),
-              " given for '", arg, "' does not fit in int64");
   if (has_float_slot(h) && !nb::hasattr(h, "__len__")) {
     const double v = PyFloat_AsDouble(o);
     if (!(v == -1.0 && PyErr_Occurred())) return Tensor::scalar(v, ScalarType::Float64, true);
@@ -92,6 +82,28 @@ std::optional<int64_t> index_value(nb::handle h, bool* overflow) {
   *overflow = over != 0;
   if (*overflow) return std::nullopt;
   return v;
+}
+
+std::optional<PythonInt> python_int(nb::handle h, const char* op, const char* arg) {
+  if (!PyIndex_Check(h.ptr())) return std::nullopt;
+  nb::object index = nb::steal(PyNumber_Index(h.ptr()));
+  if (!index.is_valid()) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  int over = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &over);
+  if (over == 0) return PythonInt{v, false};
+  if (over > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(index.ptr());
+    if (!PyErr_Occurred()) return PythonInt{static_cast<int64_t>(u), true};
+    PyErr_Clear();
+  }
+  // OverflowError like torch's (with its reason); also a RuntimeError, which ember raised before.
+  throw OverflowRuntimeError(
+      str("[", op, "] the integer ", nb::str(h).c_str(), " given for '", arg,
+          "' does not fit in int64 or uint64 (",
+          over > 0 ? "int too big to convert" : "can't convert negative int to unsigned", ")"));
 }
 
 bool has_float_slot(nb::handle h) {

@@ -38,6 +38,16 @@ bool is_python_scalar(nb::handle h);
 // h as an int64 through Python's index protocol; nullopt when h refuses it (numpy arrays and
 // non-integer tensors pass PyIndex_Check but raise in __index__). Sets *overflow past int64.
 std::optional<int64_t> index_value(nb::handle h, bool* overflow);
+// A Python int as torch's Scalar holds it: int64, or for [2**63, 2**64) a uint64 (`bits` is its
+// bit pattern).
+struct PythonInt {
+  int64_t bits = 0;
+  bool is_uint64 = false;
+  Scalar scalar() const { return is_uint64 ? Scalar::from_uint64(bits) : Scalar::from_int(bits); }
+};
+// h (an int or an __index__ object such as a numpy int) as a PythonInt; nullopt when h refuses
+// the index protocol. Ints outside [-2**63, 2**64) raise OverflowRuntimeError naming op and arg.
+std::optional<PythonInt> python_int(nb::handle h, const char* op, const char* arg);
 // Whether h's type converts to float (checked on the type: the class `int` has a __float__
 // attribute too, but calling float(int) fails).
 bool has_float_slot(nb::handle h);

@@ -157,8 +157,16 @@ void init_tensor_class(nb::module_& m, TensorClass& cls) {
           "fill_",
           [](nb::handle self, nb::handle value) {
             const Tensor& t = unwrap(self);
-            Tensor v = to_tensor(value, "fill_", "value");
-            fill_tensor_(t, v);
+            // torch's rule for a Python number, as in full: no silent wrap or overflow to inf.
+            if (PyFloat_Check(value.ptr())) {
+              check_value_fits(Scalar::from_double(PyFloat_AsDouble(value.ptr())), t.dtype(),
+                               "fill_");
+            } else if (!is_tensor(value) && !PyBool_Check(value.ptr())) {
+              if (const auto i = python_int(value, "fill_", "value")) {
+                check_value_fits(i->scalar(), t.dtype(), "fill_");
+              }
+            }
+            fill_tensor_(t, to_tensor(value, "fill_", "value"));
             return nb::borrow(self);
           },
           nb::arg("value"))

@@ -129,7 +129,9 @@ void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
         // Like c10::overflows: unsigned types also accept negatives that wrap (-1 -> 255).
         const double min =
             std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : -max;
-        if (value.is_int) {
+        if (value.is_uint64) {
+          fits = dtype == ScalarType::UInt64;  // i is in [2**63, 2**64): only uint64 holds it
+        } else if (value.is_int) {
           fits = dtype == ScalarType::Int64 ||
                  (static_cast<double>(value.i) >= min && static_cast<double>(value.i) <= max);
         } else {
@@ -138,8 +140,11 @@ void check_value_fits(Scalar value, ScalarType dtype, const char* op) {
       }
     });
   }
-  EMBER_CHECK(fits, RuntimeError, "[", op, "] value ", value.is_int ? str(value.i) : str(value.d),
-              " cannot be converted to type ", dtype_name(dtype), " without overflow");
+  const std::string text = value.is_uint64 ? str(static_cast<uint64_t>(value.i))
+                           : value.is_int  ? str(value.i)
+                                           : str(value.d);
+  EMBER_CHECK(fits, RuntimeError, "[", op, "] value ", text, " cannot be converted to type ",
+              dtype_name(dtype), " without overflow");
 }
 
 Tensor empty(const Shape& size, ScalarType dtype, const char* op) {
@@ -169,12 +174,15 @@ const Tensor& fill_dense_(const Tensor& t, Scalar value, const char* op) {
               "] internal: fill_dense_ needs a dense tensor, got strides ", t.strides());
   check_value_fits(value, t.dtype(), op);
   if (is_complex(t.dtype())) {  // rare enough for the generic copy path
-    copy_(t, value.is_int ? Tensor::scalar_int(value.i, ScalarType::Int64)
+    copy_(t, value.is_int ? Tensor::scalar_int(
+                                value.i, value.is_uint64 ? ScalarType::UInt64 : ScalarType::Int64)
                           : Tensor::scalar(value.d, ScalarType::Float64));
     return t;
   }
-  // A dense tensor with non-negative strides covers numel() elements from its first one.
-  if (value.is_int) {
+  // A dense tensor with non-negative strides covers numel() elements from its first one. The
+  // int path casts the int64 bit pattern, right for every integral dtype (check_value_fits only
+  // lets a uint64 value into uint64 and bool) but not for floats, which take the double path.
+  if (value.is_int && !(value.is_uint64 && is_floating(t.dtype()))) {
     fill_contiguous(t, [v = value.i](auto tag, int64_t) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
@@ -186,7 +194,7 @@ const Tensor& fill_dense_(const Tensor& t, Scalar value, const char* op) {
       }
     });
   } else {
-    fill_contiguous(t, [v = value.d](auto tag, int64_t) {
+    fill_contiguous(t, [v = value.to_double()](auto tag, int64_t) {
       return from_double<typename decltype(tag)::type>(v);
     });
   }
@@ -225,6 +233,8 @@ Tensor arange(Scalar start, Scalar end, Scalar step, ScalarType dtype) {
   if (is_integral(dtype, false)) {
     // Like torch, integral dtypes truncate the bounds and the step to integers first.
     auto as_int = [](Scalar s) {
+      // The bounds are computed in int64, as torch's are (it names int64 for any int dtype).
+      if (s.is_uint64) check_value_fits(s, ScalarType::Int64, "arange");
       EMBER_CHECK(s.is_int || std::fabs(s.d) < 9.2e18, RuntimeError, "[arange] bound ", s.d,
                   " does not fit in int64");
       return s.is_int ? s.i : static_cast<int64_t>(s.d);

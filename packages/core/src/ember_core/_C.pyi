@@ -33,6 +33,9 @@ class RuntimeValueError(RuntimeError, ValueError):
 class TypeValueError(TypeError, ValueError):
     pass
 
+class OverflowRuntimeError(OverflowError, RuntimeError):
+    pass
+
 class dtype:
     """An element type, such as ember.float32."""
 

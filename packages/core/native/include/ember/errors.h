@@ -41,6 +41,10 @@ struct RuntimeValueError : RuntimeError {
 struct TypeValueError : TypeError {
   using TypeError::TypeError;
 };
+// A Python int outside [-2**63, 2**64): torch raises OverflowError, ember raised RuntimeError.
+struct OverflowRuntimeError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
 
 namespace detail {
 inline void append(std::ostringstream&) {}

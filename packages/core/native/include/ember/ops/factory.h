@@ -12,13 +12,21 @@
 namespace ember {
 
 // A Python number as given: ints stay exact (arange/full of large int64 values), bools are ints.
+// Like torch's Scalar, an int in [2**63, 2**64) is a uint64: `i` holds its bit pattern.
 struct Scalar {
   double d = 0;
   int64_t i = 0;
   bool is_int = false;
+  bool is_uint64 = false;
   static Scalar from_double(double v) { return {v, static_cast<int64_t>(0), false}; }
   static Scalar from_int(int64_t v) { return {static_cast<double>(v), v, true}; }
-  double to_double() const { return is_int ? static_cast<double>(i) : d; }
+  static Scalar from_uint64(uint64_t v) {
+    return {static_cast<double>(v), static_cast<int64_t>(v), true, true};
+  }
+  double to_double() const {
+    if (is_uint64) return static_cast<double>(static_cast<uint64_t>(i));
+    return is_int ? static_cast<double>(i) : d;
+  }
 };
 
 // torch's C++ name for a dtype ('Long', 'Float'), used in "not implemented for" messages.
