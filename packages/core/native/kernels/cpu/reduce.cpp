@@ -79,34 +79,41 @@ struct SumOf {
       return total;
     }
   }
-  // Independent vector accumulators keep several add chains in flight (one chain is
-  // latency-bound at about half the memory bandwidth: measured 24 GB/s on one core): 256 bytes
-  // of input per step, in 4 AVX-512, 8 AVX2 or 8 SSE registers.
+  // Four independent 64-byte accumulators keep four add chains in flight (one chain is
+  // latency-bound at about half the memory bandwidth: measured 24 GB/s on one core). Each is held
+  // as registers of the ISA's width (1 AVX-512, 2 AVX2 or 4 SSE), so every ISA adds the same
+  // elements in the same order and gives the same bits.
   template <typename T>
   static T pairwise_vec(const T* x, int64_t n) {
     using V = Vec<T>;
-    constexpr int64_t W = sizeof(V) / sizeof(T);
-    constexpr int kChains = kVecBytes == 64 ? 4 : 8;
+    constexpr int64_t W = sizeof(V) / sizeof(T);  // lanes per register
+    constexpr int kParts = 64 / kVecBytes;        // registers per 64-byte chain
+    constexpr int kChains = 4;
+    constexpr int64_t kStep = kChains * kParts * W;
     // Leaves of 16K floats: smaller leaves measured 40% slower (the recursion and the
     // horizontal adds at every leaf cost more than they save in accuracy).
     constexpr int64_t kBlock = 16384 * sizeof(float) / sizeof(T);
     if (n > kBlock) {
-      const int64_t half = (n / 2) / (kChains * W) * (kChains * W);
+      const int64_t half = (n / 2) / kStep * kStep;
       return pairwise_vec(x, half) + pairwise_vec(x + half, n - half);
     }
-    V acc[kChains] = {};
+    V acc[kChains][kParts] = {};
     int64_t i = 0;
-    for (; i + kChains * W <= n; i += kChains * W) {
+    for (; i + kStep <= n; i += kStep) {
       for (int c = 0; c < kChains; ++c) {
-        V v;
-        __builtin_memcpy(&v, x + i + c * W, sizeof(V));
-        acc[c] += Map::vector(v);
+        for (int p = 0; p < kParts; ++p) {
+          V v;
+          __builtin_memcpy(&v, x + i + (c * kParts + p) * W, sizeof(V));
+          acc[c][p] += Map::vector(v);
+        }
       }
     }
-    for (int c = 1; c < kChains; ++c) acc[0] += acc[c];
+    for (int c = 1; c < kChains; ++c)
+      for (int p = 0; p < kParts; ++p) acc[0][p] += acc[c][p];
     T total = 0;
     for (; i < n; ++i) total += Map::scalar(x[i]);
-    for (int64_t j = 0; j < W; ++j) total += acc[0][j];
+    for (int p = 0; p < kParts; ++p)
+      for (int64_t j = 0; j < W; ++j) total += acc[0][p][j];
     return total;
   }
 };
