@@ -14,6 +14,7 @@ namespace {
 // unchecked.
 void check_where_ints(nb::handle input_h, const Tensor& input, nb::handle other_h,
                       const Tensor& other) {
+  if (is_tensor(input_h) && is_tensor(other_h)) return;  // the common case: nothing to check
   const ScalarType dtype = result_type({input, other});
   if (!is_integral(dtype, false)) return;
   for (const auto& [h, arg] : {std::pair{input_h, "input"}, std::pair{other_h, "other"}}) {

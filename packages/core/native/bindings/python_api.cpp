@@ -69,14 +69,20 @@ Tensor to_tensor(nb::handle h, const char* op, const char* arg) {
                       nb::type_name(h.type()).c_str()));
 }
 
+namespace {
+// h.__index__() as a Python int; an invalid object (the error cleared) when h has none.
+nb::object index_object(nb::handle h) {
+  if (!PyIndex_Check(h.ptr())) return nb::object();
+  nb::object index = nb::steal(PyNumber_Index(h.ptr()));
+  if (!index.is_valid()) PyErr_Clear();
+  return index;
+}
+}  // namespace
+
 std::optional<int64_t> index_value(nb::handle h, bool* overflow) {
   *overflow = false;
-  if (!PyIndex_Check(h.ptr())) return std::nullopt;
-  nb::object index = nb::steal(PyNumber_Index(h.ptr()));
-  if (!index.is_valid()) {
-    PyErr_Clear();
-    return std::nullopt;
-  }
+  const nb::object index = index_object(h);
+  if (!index.is_valid()) return std::nullopt;
   int over = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &over);
   *overflow = over != 0;
@@ -85,12 +91,8 @@ std::optional<int64_t> index_value(nb::handle h, bool* overflow) {
 }
 
 std::optional<PythonInt> python_int(nb::handle h, const char* op, const char* arg) {
-  if (!PyIndex_Check(h.ptr())) return std::nullopt;
-  nb::object index = nb::steal(PyNumber_Index(h.ptr()));
-  if (!index.is_valid()) {
-    PyErr_Clear();
-    return std::nullopt;
-  }
+  const nb::object index = index_object(h);
+  if (!index.is_valid()) return std::nullopt;
   int over = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &over);
   if (over == 0) return PythonInt{v, false};
