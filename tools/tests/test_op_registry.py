@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "packages" / "core"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from registry import all_ops  # noqa: E402
-from registry._schema import Op, as_tuple, signature_params  # noqa: E402
+from registry._schema import Kernel, Op, as_tuple, binary, signature_params, unary  # noqa: E402
 
 import ember  # noqa: E402
 import ember.autograd  # noqa: E402
@@ -144,6 +144,10 @@ def test_autograd_class_is_the_declared_one(op: Op) -> None:
         ({"function": "(x: Tensor) -> Tensor", "conj": "lazy"}, "conj must be one of"),
         ({}, "declares no variant"),
         ({"operators": ("add",)}, "is not a dunder"),
+        (
+            {"function": "(x: Tensor) -> Tensor", "kernel": (unary("A", "all"), unary("B", "all"))},
+            "at most one kernel",
+        ),
     ],
 )
 def test_bad_entries_are_refused_naming_the_op(fields: dict[str, Any], message: str) -> None:
@@ -155,6 +159,48 @@ def test_dtype_groups_expand_in_dtype_order() -> None:
     op = Op("frob", function="(x: Tensor) -> Tensor", dtypes="complex128, float")
     assert op.dtype_list() == ("float16", "bfloat16", "float32", "float64", "complex128")
     assert Op("frob", function="(x: Tensor) -> Tensor").dtype_list() is None
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: unary("sqrt", "float"), "CamelCase"),
+        (lambda: unary("Sqrt", "floats"), "types must be one of"),
+        (lambda: Kernel("ternary", "Fma"), "unknown kind"),  # type: ignore[arg-type]
+        (lambda: Kernel("compare", "Lt", "float"), "run on every dtype"),
+    ],
+)
+def test_bad_kernels_are_refused(make: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_a_kernel_declared_twice_must_agree() -> None:
+    import gen_ops
+
+    sign = Op("sign", function="(input: Tensor) -> Tensor", kernel=unary("Sign", "numeric"))
+    sgn = Op("sgn", function="(input: Tensor) -> Tensor", kernel=unary("Sign", "all"))
+    assert gen_ops.declared_kernels([sign, sign])["Sign"].types == "numeric"
+    with pytest.raises(ValueError, match="'sgn': kernel Sign is declared differently"):
+        gen_ops.declared_kernels([sign, sgn])
+
+
+def test_kernel_error_names_default_to_snake_case() -> None:
+    assert unary("SpecialBesselJ0", "float").error_name == "special_bessel_j0"
+    assert binary("AddScaled", "numeric", name="add").error_name == "add"
+
+
+def test_ops_bound_to_a_kernel_have_exactly_the_declared_variants() -> None:
+    import gen_ops
+
+    bound = [op for op in OPS for k in op.kernels() if k.bind]
+    assert len(bound) > 90
+    for op in bound:
+        fn = getattr(_C, op.name)
+        assert callable(fn), op.name
+        assert hasattr(ember.Tensor, op.name) == bool(op.method), op.name
+        assert hasattr(ember.Tensor, f"{op.name}_") == bool(op.inplace), op.name
+    assert len(gen_ops.declared_kernels(OPS)) >= 101
 
 
 def test_generated_files_are_current() -> None:

@@ -17,6 +17,7 @@ generated stub: ``Tensor``, ``Number`` (int | float | bool, as torch), ``dtype``
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -66,6 +67,91 @@ DTYPE_GROUPS: dict[str, tuple[str, ...]] = {
     "unsigned": DTYPES[12:],
 }
 _GRADS = ("rule", "none", "random", "factory", "missing")
+
+# The native elementwise kernel families (include/ember/kernels.h): unary and binary kernels keep
+# their input dtype (or run integers in the default float dtype), predicates and comparisons give
+# bool.
+KernelKind = Literal["unary", "binary", "predicate", "compare"]
+# The dtype sets of kernels/cpu/type_lists.h a kernel is instantiated for, by their C++ names.
+KERNEL_TYPES: dict[str, str] = {
+    "all": "AllTypes",
+    "numeric": "NumericTypes",
+    "float": "FloatTypes",
+    "float32+float64": "FloatDoubleTypes",
+    "integral": "IntTypes",
+    "integral+bool": "IntBoolTypes",
+}
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A native elementwise kernel: one functor of kernels/cpu/math_ops.h and its dtypes.
+
+    tools/gen_ops.py turns every declared kernel into its ``UnaryOp``/``BinaryOp``/... entry, its
+    row of the kernel table and, with ``bind``, the op's bindings (``ember.<op>(input[, other],
+    *, out=None)``, ``Tensor.<op>`` and ``Tensor.<op>_`` as the op declares them).
+
+    Attributes:
+        kind: the kernel family.
+        functor: the functor's name in math_ops.h, CamelCase (``Sqrt``); ops may share one.
+        types: the type list it is instantiated for (a KERNEL_TYPES key); the table keeps no
+            kernel for other dtypes, which then raise TypeNotImplementedError naming the op.
+            Complex kernels live apart (kernels/cpu/complex.cpp).
+        ints_to_float: integer and bool inputs run in the default float dtype (sqrt of an int64
+            tensor is float32), as torch's float-only ops do; otherwise they keep their dtype.
+        bind: generate the op's bindings; False when a hand-written binding calls the kernel
+            (add's alpha, clamp's bounds, round's decimals).
+        name: the op name the kernel's errors use; by default the functor in snake_case.
+    """
+
+    kind: KernelKind
+    functor: str
+    types: str = "all"
+    ints_to_float: bool = False
+    bind: bool = True
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"kernel {self.functor!r}"
+        if not (self.functor.isidentifier() and self.functor[:1].isupper()):
+            raise ValueError(f"{where}: the functor name must be a CamelCase identifier")
+        if self.kind not in ("unary", "binary", "predicate", "compare"):
+            raise ValueError(f"{where}: unknown kind {self.kind!r}")
+        if self.types not in KERNEL_TYPES:
+            raise ValueError(f"{where}: types must be one of {sorted(KERNEL_TYPES)}")
+        if self.kind in ("predicate", "compare") and (self.types != "all" or self.ints_to_float):
+            raise ValueError(f"{where}: predicates and comparisons run on every dtype")
+
+    @property
+    def error_name(self) -> str:
+        """The op name in the kernel's error messages."""
+        return self.name or re.sub(r"(?<!^)([A-Z])", r"_\1", self.functor).lower()
+
+
+def unary(
+    functor: str, types: str, *, ints_to_float: bool = False, bind: bool = True, name: str = ""
+) -> Kernel:
+    """A unary kernel (see Kernel)."""
+    return Kernel("unary", functor, types, ints_to_float, bind, name)
+
+
+def binary(
+    functor: str, types: str, *, ints_to_float: bool = False, bind: bool = True, name: str = ""
+) -> Kernel:
+    """A binary kernel (see Kernel)."""
+    return Kernel("binary", functor, types, ints_to_float, bind, name)
+
+
+def predicate(functor: str, *, bind: bool = True) -> Kernel:
+    """A kernel with a bool result, on every dtype (isnan)."""
+    return Kernel("predicate", functor, bind=bind)
+
+
+def compare(functor: str, *, bind: bool = True) -> Kernel:
+    """A binary kernel with a bool result, on every dtype (lt)."""
+    return Kernel("compare", functor, bind=bind)
+
+
 _CONJS = ("resolve", "pass", "structural")
 
 
@@ -136,6 +222,7 @@ class Op:
         details: what help() shows between the doc line and the example (Google-style Args,
             Returns, notes), when the line is not enough.
         example: a short doctest (``>>>`` lines and their output).
+        kernel: the native elementwise kernel(s) the op runs (see Kernel), if any.
         family: the op family (the registry module that declares it; set by the loader).
     """
 
@@ -152,6 +239,7 @@ class Op:
     doc: str = ""
     details: str = ""
     example: str = ""
+    kernel: Kernel | tuple[Kernel, ...] = ()
     family: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -180,6 +268,12 @@ class Op:
         for o in self.operators:
             if not (o.startswith("__") and o.endswith("__")):
                 raise ValueError(f"{where}: operator {o!r} is not a dunder method name")
+        if sum(k.bind for k in self.kernels()) > 1:
+            raise ValueError(f"{where}: at most one kernel can generate the op's bindings")
+
+    def kernels(self) -> tuple[Kernel, ...]:
+        """The declared kernels, as a tuple."""
+        return (self.kernel,) if isinstance(self.kernel, Kernel) else self.kernel
 
     def dtype_list(self) -> tuple[str, ...] | None:
         """The accepted dtypes in DTYPES order (groups expanded), or None if not declared."""

@@ -1,6 +1,6 @@
 """The composite family (fields: registry/_schema.py)."""
 
-from registry._schema import Op
+from registry._schema import Op, binary
 
 OPS = [
     Op(
@@ -94,6 +94,7 @@ OPS = [
         inplace="(values: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Heaviside", "all", bind=False),
         doc="The step function: 0 where input < 0, 1 where input > 0, values where input == 0.",
         example=(
             ">>> ember.heaviside(ember.tensor([-1.0, 0.0, 2.0]), ember.tensor([0.5])).tolist()\n"

@@ -1,6 +1,6 @@
 """The elementwise family (fields: registry/_schema.py)."""
 
-from registry._schema import Op
+from registry._schema import Op, binary, compare, predicate, unary
 
 OPS = [
     Op(
@@ -19,6 +19,7 @@ OPS = [
         operators=("__abs__",),
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=unary("Abs", "numeric"),
         doc="The absolute value of each element (the modulus for complex input).",
         example=(">>> ember.abs(ember.tensor([-2, 0, 3])).tolist()\n[2, 0, 3]"),
     ),
@@ -29,6 +30,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=unary("Abs", "numeric"),
         doc="Alias of abs: the absolute value of each element.",
         example=(">>> ember.absolute(ember.tensor([-1.5, 2.0])).tolist()\n[1.5, 2.0]"),
     ),
@@ -39,6 +41,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Acos", "float", ints_to_float=True),
         doc=(
             "The inverse cosine of each element, in radians; integers promote to the default float."
         ),
@@ -51,6 +54,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Acosh", "float", ints_to_float=True),
         doc="The inverse hyperbolic cosine of each element (NaN below 1).",
         example=(">>> ember.acosh(ember.tensor([1.0])).tolist()\n[0.0]"),
     ),
@@ -65,6 +69,10 @@ OPS = [
         operators=("__add__", "__iadd__", "__radd__"),
         dtypes="all, unsigned",
         grad="rule",
+        kernel=(
+            binary("Add", "all", bind=False),
+            binary("AddScaled", "numeric", bind=False, name="add"),
+        ),
         doc="input + alpha * other, broadcast, with type promotion.",
         example=(
             ">>> ember.add(ember.tensor([1, 2]), ember.tensor([10, 20]), alpha=2).tolist()\n"
@@ -94,6 +102,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Acos", "float", ints_to_float=True),
         doc="Alias of acos: the inverse cosine of each element.",
         example=(">>> ember.arccos(ember.tensor([1.0])).tolist()\n[0.0]"),
     ),
@@ -104,6 +113,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Acosh", "float", ints_to_float=True),
         doc="Alias of acosh: the inverse hyperbolic cosine of each element.",
         example=(">>> ember.arccosh(ember.tensor([1.0])).tolist()\n[0.0]"),
     ),
@@ -114,6 +124,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Asin", "float", ints_to_float=True),
         doc="Alias of asin: the inverse sine of each element.",
         example=(">>> ember.arcsin(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -124,6 +135,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Asinh", "float", ints_to_float=True),
         doc="Alias of asinh: the inverse hyperbolic sine of each element.",
         example=(">>> ember.arcsinh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -134,6 +146,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Atan", "float", ints_to_float=True),
         doc="Alias of atan: the inverse tangent of each element.",
         example=(">>> ember.arctan(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -144,6 +157,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Atan2", "float", ints_to_float=True),
         doc="Alias of atan2: the angle of the point (other, input), in (-pi, pi].",
         example=(">>> ember.arctan2(ember.tensor([0.0]), ember.tensor([1.0])).tolist()\n[0.0]"),
     ),
@@ -154,6 +168,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Atanh", "float", ints_to_float=True),
         doc="Alias of atanh: the inverse hyperbolic tangent of each element.",
         example=(">>> ember.arctanh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -164,6 +179,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Asin", "float", ints_to_float=True),
         doc="The inverse sine of each element, in radians (NaN outside [-1, 1]).",
         example=(">>> ember.asin(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -174,6 +190,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Asinh", "float", ints_to_float=True),
         doc="The inverse hyperbolic sine of each element.",
         example=(">>> ember.asinh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -184,6 +201,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Atan", "float", ints_to_float=True),
         doc="The inverse tangent of each element, in radians.",
         example=(">>> ember.atan(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -194,6 +212,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Atan2", "float", ints_to_float=True),
         doc="The angle of the point (x=other, y=input) in radians, in (-pi, pi], broadcast.",
         example=(
             ">>> y = ember.tensor([0.0, 1.0], dtype=ember.float64)\n"
@@ -209,6 +228,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Atanh", "float", ints_to_float=True),
         doc="The inverse hyperbolic tangent of each element (inf at +-1, NaN beyond).",
         example=(">>> ember.atanh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -220,6 +240,7 @@ OPS = [
         operators=("__and__", "__iand__", "__rand__"),
         dtypes="integral+bool, unsigned",
         grad="none",
+        kernel=binary("BitwiseAnd", "integral+bool"),
         doc="The bitwise AND of integer or bool tensors (logical AND for bool), broadcast.",
         example=(
             ">>> ember.bitwise_and(ember.tensor([12, 10]), ember.tensor([10, 6])).tolist()\n[8, 2]"
@@ -233,6 +254,7 @@ OPS = [
         operators=("__ilshift__", "__lshift__", "__rlshift__"),
         dtypes="integral, unsigned",
         grad="none",
+        kernel=binary("LeftShift", "integral", name="bitwise_left_shift"),
         doc="input shifted left by other bits (input * 2**other for integers), broadcast.",
         example=(">>> ember.bitwise_left_shift(ember.tensor([1, 3]), 2).tolist()\n[4, 12]"),
     ),
@@ -244,6 +266,7 @@ OPS = [
         operators=("__invert__",),
         dtypes="integral+bool, unsigned",
         grad="none",
+        kernel=unary("BitwiseNot", "integral+bool"),
         doc="The bitwise NOT of an integer tensor (logical NOT for bool).",
         example=(">>> ember.bitwise_not(ember.tensor([0, 5])).tolist()\n[-1, -6]"),
     ),
@@ -255,6 +278,7 @@ OPS = [
         operators=("__ior__", "__or__", "__ror__"),
         dtypes="integral+bool, unsigned",
         grad="none",
+        kernel=binary("BitwiseOr", "integral+bool"),
         doc="The bitwise OR of integer or bool tensors (logical OR for bool), broadcast.",
         example=(
             ">>> ember.bitwise_or(ember.tensor([12, 10]), ember.tensor([10, 6])).tolist()\n[14, 14]"
@@ -268,6 +292,7 @@ OPS = [
         operators=("__irshift__", "__rrshift__", "__rshift__"),
         dtypes="integral, unsigned",
         grad="none",
+        kernel=binary("RightShift", "integral", name="bitwise_right_shift"),
         doc="input shifted right by other bits (arithmetic shift for signed integers).",
         example=(">>> ember.bitwise_right_shift(ember.tensor([8, -8]), 2).tolist()\n[2, -2]"),
     ),
@@ -279,6 +304,7 @@ OPS = [
         operators=("__ixor__", "__rxor__", "__xor__"),
         dtypes="integral+bool, unsigned",
         grad="none",
+        kernel=binary("BitwiseXor", "integral+bool"),
         doc="The bitwise XOR of integer or bool tensors, broadcast.",
         example=(
             ">>> ember.bitwise_xor(ember.tensor([12, 10]), ember.tensor([10, 6])).tolist()\n[6, 12]"
@@ -291,6 +317,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=unary("Ceil", "numeric"),
         doc="The smallest integer value >= each element (integers are returned unchanged).",
         example=(">>> ember.ceil(ember.tensor([-1.5, 0.2, 2.0])).tolist()\n[-1.0, 1.0, 2.0]"),
     ),
@@ -305,6 +332,11 @@ OPS = [
             "(min: Number | Tensor | None = None, max: Number | Tensor | None = None) -> Tensor"
         ),
         grad="rule",
+        kernel=(
+            unary("ClampBoth", "numeric", bind=False, name="clamp"),
+            unary("ClampMin", "numeric", bind=False, name="clamp"),
+            unary("ClampMax", "numeric", bind=False, name="clamp"),
+        ),
         doc="Each element limited to [min, max]; either bound may be None, not both.",
         example=(
             ">>> ember.clamp(ember.tensor([-2.0, 0.5, 3.0]), min=0.0, max=1.0).tolist()\n"
@@ -348,6 +380,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Copysign", "float", ints_to_float=True),
         doc="The magnitude of input with the sign of other (the sign bit, so -0.0 counts).",
         example=(
             ">>> ember.copysign(ember.tensor([1.0, 2.0]), ember.tensor([-1.0, 0.0])).tolist()\n"
@@ -361,6 +394,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Cos", "float", ints_to_float=True),
         doc="The cosine of each element (radians).",
         example=(">>> ember.cos(ember.tensor([0.0])).tolist()\n[1.0]"),
     ),
@@ -371,6 +405,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Cosh", "float", ints_to_float=True),
         doc="The hyperbolic cosine of each element.",
         example=(">>> ember.cosh(ember.tensor([0.0])).tolist()\n[1.0]"),
     ),
@@ -389,6 +424,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Digamma", "float", ints_to_float=True),
         doc="The digamma function (derivative of lgamma) of each element.",
         example=(">>> round(ember.digamma(ember.tensor([1.0])).item(), 4)\n-0.5772"),
     ),
@@ -403,6 +439,10 @@ OPS = [
         operators=("__itruediv__", "__rtruediv__", "__truediv__"),
         dtypes="all, unsigned",
         grad="rule",
+        kernel=(
+            binary("Div", "float", ints_to_float=True, bind=False),
+            binary("DivTrunc", "numeric", bind=False, name="div"),
+        ),
         doc="input / other, broadcast; true division unless rounding_mode is 'trunc' or 'floor'.",
         example=(
             ">>> ember.div(ember.tensor([7, -7]), 2).tolist()\n"
@@ -434,6 +474,7 @@ OPS = [
         operators=("__eq__",),
         dtypes="all, unsigned",
         grad="none",
+        kernel=compare("Eq"),
         doc="Elementwise input == other, broadcast, as a bool tensor.",
         example=(">>> ember.eq(ember.tensor([1, 2, 3]), 2).tolist()\n[False, True, False]"),
     ),
@@ -452,6 +493,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Erf", "float", ints_to_float=True),
         doc="The Gauss error function of each element.",
         example=(">>> ember.erf(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -462,6 +504,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Erfc", "float", ints_to_float=True),
         doc="The complementary error function 1 - erf(x) of each element.",
         example=(">>> ember.erfc(ember.tensor([0.0])).tolist()\n[1.0]"),
     ),
@@ -472,6 +515,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Erfinv", "float", ints_to_float=True),
         doc="The inverse error function of each element (inf at +-1, NaN beyond).",
         example=(">>> ember.erfinv(ember.tensor([0.0, 1.0])).tolist()\n[0.0, inf]"),
     ),
@@ -482,6 +526,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Exp", "float", ints_to_float=True),
         doc="e raised to each element.",
         example=(">>> ember.exp(ember.tensor([0.0])).tolist()\n[1.0]"),
     ),
@@ -492,6 +537,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Exp2", "float", ints_to_float=True),
         doc="2 raised to each element.",
         example=(">>> ember.exp2(ember.tensor([3.0, -1.0])).tolist()\n[8.0, 0.5]"),
     ),
@@ -502,6 +548,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Expm1", "float", ints_to_float=True),
         doc="exp(x) - 1 of each element, accurate for small x.",
         example=(">>> ember.expm1(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -512,6 +559,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=unary("Trunc", "numeric"),
         doc="Alias of trunc: each element rounded toward zero.",
         example=(">>> ember.fix(ember.tensor([-1.7, 1.7])).tolist()\n[-1.0, 1.0]"),
     ),
@@ -522,6 +570,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=unary("Floor", "numeric"),
         doc="The largest integer value <= each element (integers are returned unchanged).",
         example=(">>> ember.floor(ember.tensor([-1.5, 0.2, 2.0])).tolist()\n[-2.0, 0.0, 2.0]"),
     ),
@@ -536,6 +585,7 @@ OPS = [
         operators=("__floordiv__", "__ifloordiv__", "__rfloordiv__"),
         dtypes="numeric, unsigned",
         grad="none",
+        kernel=binary("DivFloor", "numeric", name="floor_divide"),
         doc="input / other rounded down (floor), broadcast; like Python's //.",
         example=(">>> ember.floor_divide(ember.tensor([7, -7]), 2).tolist()\n[3, -4]"),
     ),
@@ -546,6 +596,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Fmax", "numeric"),
         doc="The elementwise maximum, ignoring NaN: a NaN loses to a number.",
         example=(
             ">>> nan = float('nan')\n"
@@ -560,6 +611,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Fmin", "numeric"),
         doc="The elementwise minimum, ignoring NaN: a NaN loses to a number.",
         example=(
             ">>> nan = float('nan')\n"
@@ -574,6 +626,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=binary("Fmod", "numeric"),
         doc="The remainder of input / other truncated toward zero (it has the sign of input).",
         example=(">>> ember.fmod(ember.tensor([-3, 3]), 2).tolist()\n[-1, 1]"),
     ),
@@ -584,6 +637,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=unary("Frac", "float", ints_to_float=True),
         doc="The fractional part of each element: x - trunc(x), with the sign of x.",
         example=(">>> ember.frac(ember.tensor([1.5, -2.25])).tolist()\n[0.5, -0.25]"),
     ),
@@ -594,6 +648,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="integral, unsigned",
         grad="none",
+        kernel=binary("Gcd", "integral"),
         doc="The elementwise greatest common divisor of integer tensors (non-negative).",
         example=(">>> ember.gcd(ember.tensor([12, -9]), ember.tensor([18, 6])).tolist()\n[6, 3]"),
     ),
@@ -605,6 +660,7 @@ OPS = [
         operators=("__ge__",),
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Ge"),
         doc="Elementwise input >= other, broadcast, as a bool tensor.",
         example=(">>> ember.ge(ember.tensor([1, 2, 3]), 2).tolist()\n[False, True, True]"),
     ),
@@ -615,6 +671,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Gt"),
         doc="Alias of gt: elementwise input > other, as a bool tensor.",
         example=(">>> ember.greater(ember.tensor([1, 2, 3]), 2).tolist()\n[False, False, True]"),
     ),
@@ -625,6 +682,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Ge"),
         doc="Alias of ge: elementwise input >= other, as a bool tensor.",
         example=(
             ">>> ember.greater_equal(ember.tensor([1, 2, 3]), 2).tolist()\n[False, True, True]"
@@ -638,6 +696,7 @@ OPS = [
         operators=("__gt__",),
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Gt"),
         doc="Elementwise input > other, broadcast, as a bool tensor.",
         example=(">>> ember.gt(ember.tensor([1, 2, 3]), 2).tolist()\n[False, False, True]"),
     ),
@@ -648,6 +707,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=binary("Hypot", "float", ints_to_float=True),
         doc="sqrt(input**2 + other**2) of each pair, without overflow in the squares.",
         example=(">>> ember.hypot(ember.tensor([3.0]), ember.tensor([4.0])).tolist()\n[5.0]"),
     ),
@@ -682,6 +742,7 @@ OPS = [
         method="() -> Tensor",
         dtypes="all, unsigned",
         grad="none",
+        kernel=predicate("IsFinite"),
         doc="Whether each element is finite (not inf, -inf or NaN), as a bool tensor.",
         example=(
             ">>> x = ember.tensor([1.0, float('inf'), float('nan')])\n"
@@ -695,6 +756,7 @@ OPS = [
         method="() -> Tensor",
         dtypes="all, unsigned",
         grad="none",
+        kernel=predicate("IsInf"),
         doc="Whether each element is +inf or -inf, as a bool tensor.",
         example=(">>> ember.isinf(ember.tensor([1.0, float('-inf')])).tolist()\n[False, True]"),
     ),
@@ -704,6 +766,7 @@ OPS = [
         method="() -> Tensor",
         dtypes="all, unsigned",
         grad="none",
+        kernel=predicate("IsNan"),
         doc="Whether each element is NaN, as a bool tensor.",
         example=(">>> ember.isnan(ember.tensor([1.0, float('nan')])).tolist()\n[False, True]"),
     ),
@@ -713,6 +776,7 @@ OPS = [
         method="() -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=predicate("IsNegInf"),
         doc="Whether each element is -inf, as a bool tensor (real dtypes only).",
         example=(
             ">>> ember.isneginf(ember.tensor([float('-inf'), float('inf')])).tolist()\n"
@@ -725,6 +789,7 @@ OPS = [
         method="() -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=predicate("IsPosInf"),
         doc="Whether each element is +inf, as a bool tensor (real dtypes only).",
         example=(
             ">>> ember.isposinf(ember.tensor([float('-inf'), float('inf')])).tolist()\n"
@@ -738,6 +803,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="integral, unsigned",
         grad="none",
+        kernel=binary("Lcm", "integral"),
         doc="The elementwise least common multiple of integer tensors (non-negative).",
         example=(">>> ember.lcm(ember.tensor([4, 6]), ember.tensor([6, 10])).tolist()\n[12, 30]"),
     ),
@@ -749,6 +815,7 @@ OPS = [
         operators=("__le__",),
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Le"),
         doc="Elementwise input <= other, broadcast, as a bool tensor.",
         example=(">>> ember.le(ember.tensor([1, 2, 3]), 2).tolist()\n[True, True, False]"),
     ),
@@ -762,6 +829,7 @@ OPS = [
         inplace="(end: Tensor, weight: Number | Tensor) -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=binary("Lerp", "float", ints_to_float=True, bind=False),
         doc="Linear interpolation input + weight * (end - input), broadcast (floating dtypes).",
         example=(
             ">>> ember.lerp(ember.tensor([0.0, 10.0]), ember.tensor([10.0, 20.0]), "
@@ -776,6 +844,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Lt"),
         doc="Alias of lt: elementwise input < other, as a bool tensor.",
         example=(">>> ember.less(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, False]"),
     ),
@@ -786,6 +855,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Le"),
         doc="Alias of le: elementwise input <= other, as a bool tensor.",
         example=(">>> ember.less_equal(ember.tensor([1, 2, 3]), 2).tolist()\n[True, True, False]"),
     ),
@@ -796,6 +866,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Lgamma", "float", ints_to_float=True),
         doc="The natural log of the absolute value of the gamma function of each element.",
         example=(">>> ember.lgamma(ember.tensor([1.0, 2.0])).tolist()\n[0.0, 0.0]"),
     ),
@@ -806,6 +877,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Log", "float", ints_to_float=True),
         doc="The natural logarithm of each element (-inf at 0, NaN below).",
         example=(">>> ember.log(ember.tensor([1.0])).tolist()\n[0.0]"),
     ),
@@ -816,6 +888,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Log10", "float", ints_to_float=True),
         doc="The base-10 logarithm of each element.",
         example=(">>> ember.log10(ember.tensor([1.0, 100.0])).tolist()\n[0.0, 2.0]"),
     ),
@@ -826,6 +899,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Log1p", "float", ints_to_float=True),
         doc="log(1 + x) of each element, accurate for small x.",
         example=(">>> ember.log1p(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -836,6 +910,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Log2", "float", ints_to_float=True),
         doc="The base-2 logarithm of each element.",
         example=(">>> ember.log2(ember.tensor([1.0, 8.0])).tolist()\n[0.0, 3.0]"),
     ),
@@ -845,6 +920,7 @@ OPS = [
         method="(other: Tensor) -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=binary("Logaddexp", "float"),
         doc="log(exp(input) + exp(other)) of each pair, without overflow.",
         example=(
             ">>> round(ember.logaddexp(ember.tensor([0.0]), ember.tensor([0.0])).item(), 4)\n0.6931"
@@ -856,6 +932,7 @@ OPS = [
         method="(other: Tensor) -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=binary("Logaddexp2", "float"),
         doc="log2(2**input + 2**other) of each pair, without overflow.",
         example=(">>> ember.logaddexp2(ember.tensor([1.0]), ember.tensor([1.0])).tolist()\n[2.0]"),
     ),
@@ -866,6 +943,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("LogicalAnd"),
         doc="Elementwise AND of the truth values (nonzero is True), as a bool tensor.",
         example=(
             ">>> ember.logical_and(ember.tensor([0, 1, 2]), ember.tensor([1, 1, 0])).tolist()\n"
@@ -879,6 +957,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="none",
+        kernel=predicate("LogicalNot"),
         doc="Elementwise NOT of the truth values (nonzero is True), as a bool tensor.",
         example=(">>> ember.logical_not(ember.tensor([0, 3])).tolist()\n[True, False]"),
     ),
@@ -889,6 +968,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("LogicalOr"),
         doc="Elementwise OR of the truth values (nonzero is True), as a bool tensor.",
         example=(
             ">>> ember.logical_or(ember.tensor([0, 0, 2]), ember.tensor([0, 1, 0])).tolist()\n"
@@ -902,6 +982,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("LogicalXor"),
         doc="Elementwise XOR of the truth values (nonzero is True), as a bool tensor.",
         example=(
             ">>> ember.logical_xor(ember.tensor([0, 1, 2]), ember.tensor([1, 1, 0])).tolist()\n"
@@ -916,6 +997,7 @@ OPS = [
         operators=("__lt__",),
         dtypes="real, unsigned",
         grad="none",
+        kernel=compare("Lt"),
         doc="Elementwise input < other, broadcast, as a bool tensor.",
         example=(">>> ember.lt(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, False]"),
     ),
@@ -950,6 +1032,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Maximum", "all"),
         doc="The elementwise maximum of two tensors, broadcast (NaN propagates).",
         example=(">>> ember.maximum(ember.tensor([1, 5]), ember.tensor([3, 2])).tolist()\n[3, 5]"),
     ),
@@ -984,6 +1067,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Minimum", "all"),
         doc="The elementwise minimum of two tensors, broadcast (NaN propagates).",
         example=(">>> ember.minimum(ember.tensor([1, 5]), ember.tensor([3, 2])).tolist()\n[1, 2]"),
     ),
@@ -998,6 +1082,7 @@ OPS = [
         operators=("__imul__", "__mul__", "__rmul__"),
         dtypes="all, unsigned",
         grad="rule",
+        kernel=binary("Mul", "all"),
         doc="input * other, broadcast, with type promotion.",
         example=(">>> ember.mul(ember.tensor([1, 2]), ember.tensor([3, 4])).tolist()\n[3, 8]"),
     ),
@@ -1011,6 +1096,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=binary("Mul", "all"),
         doc="Alias of mul: input * other, broadcast.",
         example=(">>> ember.multiply(ember.tensor([1, 2]), 3).tolist()\n[3, 6]"),
     ),
@@ -1030,6 +1116,7 @@ OPS = [
         ),
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("NanToNum", "float", bind=False),
         doc="NaN, +inf and -inf replaced by nan, posinf and neginf (default: dtype's max/min).",
         example=(
             ">>> x = ember.tensor([float('nan'), float('inf'), 1.0])\n"
@@ -1045,6 +1132,7 @@ OPS = [
         operators=("__ne__",),
         dtypes="all, unsigned",
         grad="none",
+        kernel=compare("Ne"),
         doc="Elementwise input != other, broadcast, as a bool tensor.",
         example=(">>> ember.ne(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, True]"),
     ),
@@ -1055,6 +1143,7 @@ OPS = [
         inplace="(other: Tensor) -> Tensor",
         dtypes="float",
         grad="rule",
+        kernel=binary("Nextafter", "float32+float64"),
         doc="The next representable value after input towards other (other itself if equal).",
         example=(
             ">>> x = ember.nextafter(ember.tensor([1.0]), ember.tensor([2.0]))\n"
@@ -1070,6 +1159,7 @@ OPS = [
         operators=("__neg__",),
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=unary("Neg", "numeric"),
         doc="The negation -input of each element (not for bool).",
         example=(">>> ember.neg(ember.tensor([1, -2])).tolist()\n[-1, 2]"),
     ),
@@ -1080,6 +1170,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=unary("Neg", "numeric"),
         doc="Alias of neg: -input of each element.",
         example=(">>> ember.negative(ember.tensor([1.5, -2.0])).tolist()\n[-1.5, 2.0]"),
     ),
@@ -1090,6 +1181,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="all, unsigned",
         grad="none",
+        kernel=compare("Ne"),
         doc="Alias of ne: elementwise input != other, as a bool tensor.",
         example=(">>> ember.not_equal(ember.tensor([1, 2, 3]), 2).tolist()\n[True, False, True]"),
     ),
@@ -1100,6 +1192,7 @@ OPS = [
         operators=("__pos__",),
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=unary("Identity", "all", name="positive"),
         doc="input itself (+input); raises for bool tensors.",
         example=(">>> ember.positive(ember.tensor([1, -2])).tolist()\n[1, -2]"),
     ),
@@ -1114,6 +1207,7 @@ OPS = [
         operators=("__ipow__", "__pow__", "__rpow__"),
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=binary("Pow", "numeric"),
         doc="input raised to other, elementwise and broadcast (either may be a number).",
         example=(
             ">>> ember.pow(ember.tensor([1, 2, 3]), 2).tolist()\n"
@@ -1129,6 +1223,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Reciprocal", "float", ints_to_float=True),
         doc="1 / x of each element; integers promote to the default float.",
         example=(">>> ember.reciprocal(ember.tensor([2.0, -4.0])).tolist()\n[0.5, -0.25]"),
     ),
@@ -1139,6 +1234,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=unary("Relu", "numeric"),
         doc="max(x, 0) of each element.",
         example=(">>> ember.relu(ember.tensor([-1.0, 0.0, 2.0])).tolist()\n[0.0, 0.0, 2.0]"),
     ),
@@ -1153,6 +1249,7 @@ OPS = [
         operators=("__imod__", "__mod__", "__rmod__"),
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=binary("Remainder", "numeric"),
         doc="The remainder of input / other rounded down: it has the sign of other, like %.",
         example=(">>> ember.remainder(ember.tensor([-3, 3]), 2).tolist()\n[1, 1]"),
     ),
@@ -1163,6 +1260,10 @@ OPS = [
         inplace="(*, decimals: int = 0) -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=(
+            unary("Round", "numeric", bind=False),
+            unary("RoundDecimals", "float", ints_to_float=True, bind=False, name="round"),
+        ),
         doc="Each element rounded to `decimals` decimal places, halves to even.",
         example=(
             ">>> ember.round(ember.tensor([0.5, 1.5, 2.5])).tolist()\n"
@@ -1178,6 +1279,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Rsqrt", "float", ints_to_float=True),
         doc="1 / sqrt(x) of each element.",
         example=(">>> ember.rsqrt(ember.tensor([4.0, 0.25])).tolist()\n[0.5, 2.0]"),
     ),
@@ -1188,6 +1290,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sign", "numeric"),
         doc="x / |x| for complex elements (0 at 0); the sign for real ones.",
         example=(
             ">>> ember.sgn(ember.tensor([2j, -5 + 0j, 0j], dtype=ember.complex128)).tolist()\n"
@@ -1201,6 +1304,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sigmoid", "float", ints_to_float=True),
         doc="The logistic function 1 / (1 + exp(-x)) of each element.",
         example=(">>> ember.sigmoid(ember.tensor([0.0])).tolist()\n[0.5]"),
     ),
@@ -1211,6 +1315,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=unary("Sign", "numeric"),
         doc="-1, 0 or 1 by the sign of each element (real dtypes; bool stays bool).",
         example=(">>> ember.sign(ember.tensor([-2.5, 0.0, 3.0])).tolist()\n[-1.0, 0.0, 1.0]"),
     ),
@@ -1221,6 +1326,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sin", "float", ints_to_float=True),
         doc="The sine of each element (radians).",
         example=(">>> ember.sin(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -1231,6 +1337,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sinc", "float", ints_to_float=True),
         doc="The normalized sinc sin(pi x) / (pi x) of each element (1 at 0).",
         example=(">>> ember.sinc(ember.tensor([0.0, 1.0])).tolist()[0]\n1.0"),
     ),
@@ -1241,6 +1348,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sinh", "float", ints_to_float=True),
         doc="The hyperbolic sine of each element.",
         example=(">>> ember.sinh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -1251,6 +1359,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Sqrt", "float", ints_to_float=True),
         doc="The square root of each element (NaN for negative reals).",
         example=(">>> ember.sqrt(ember.tensor([4.0, 9.0])).tolist()\n[2.0, 3.0]"),
     ),
@@ -1261,6 +1370,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Square", "numeric"),
         doc="x * x of each element (bool promotes to int64).",
         example=(">>> ember.square(ember.tensor([-3, 2])).tolist()\n[9, 4]"),
     ),
@@ -1275,6 +1385,7 @@ OPS = [
         operators=("__isub__", "__rsub__", "__sub__"),
         dtypes="numeric+complex, unsigned",
         grad="rule",
+        kernel=binary("Sub", "numeric", bind=False),
         doc="input - alpha * other, broadcast (not for bool; use logical_xor).",
         example=(
             ">>> ember.sub(ember.tensor([10, 20]), ember.tensor([1, 2]), alpha=3).tolist()\n[7, 14]"
@@ -1298,6 +1409,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Tan", "float", ints_to_float=True),
         doc="The tangent of each element (radians).",
         example=(">>> ember.tan(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -1308,6 +1420,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=unary("Tanh", "float", ints_to_float=True),
         doc="The hyperbolic tangent of each element.",
         example=(">>> ember.tanh(ember.tensor([0.0])).tolist()\n[0.0]"),
     ),
@@ -1321,6 +1434,7 @@ OPS = [
         inplace="(other: Tensor | Number) -> Tensor",
         dtypes="all, unsigned",
         grad="rule",
+        kernel=binary("Div", "float", ints_to_float=True),
         doc="Alias of div with no rounding: input / other, always a floating result.",
         example=(">>> ember.true_divide(ember.tensor([1, 3]), 2).tolist()\n[0.5, 1.5]"),
     ),
@@ -1331,6 +1445,7 @@ OPS = [
         inplace="() -> Tensor",
         dtypes="numeric, unsigned",
         grad="rule",
+        kernel=unary("Trunc", "numeric"),
         doc="Each element rounded toward zero (integers are returned unchanged).",
         example=(">>> ember.trunc(ember.tensor([-1.7, 1.7])).tolist()\n[-1.0, 1.0]"),
     ),
@@ -1365,6 +1480,7 @@ OPS = [
         inplace="(other: Number | Tensor) -> Tensor",
         dtypes="real, unsigned",
         grad="rule",
+        kernel=binary("Xlogy", "float", ints_to_float=True),
         doc="input * log(other), taken as 0 where input is 0 (unless other is NaN).",
         example=(
             ">>> ember.xlogy(ember.tensor([0.0, 2.0]), ember.tensor([0.0, 1.0])).tolist()\n"

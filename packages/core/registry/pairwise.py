@@ -1,6 +1,6 @@
 """The pairwise family (fields: registry/_schema.py)."""
 
-from registry._schema import Op
+from registry._schema import Op, unary
 
 OPS = [
     Op(
@@ -65,6 +65,7 @@ OPS = [
         method="(n: int) -> Tensor",
         inplace="(n: int) -> Tensor",
         grad="rule",
+        kernel=unary("Polygamma", "float", ints_to_float=True, bind=False),
         doc="The n-th derivative of the digamma function, elementwise (n >= 0; n=0 is digamma).",
         example=(
             ">>> round(ember.polygamma(1, ember.tensor([1.0])).item(), 4)  # pi^2 / 6\n1.6449"

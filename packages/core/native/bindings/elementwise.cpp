@@ -1,9 +1,12 @@
 // ember.<op>(input, ..., out=None), Tensor.<op>(...), Tensor.<op>_(...) and the operators for
-// every elementwise op. Each op is listed once in a table below.
+// every elementwise op. The ops bound straight to a kernel are listed by the registry
+// (generated/elementwise_bindings.inc); the others (add's alpha, div's rounding_mode, clamp,
+// round, nan_to_num, lerp, where, isclose) are bound by hand below.
 #include <deque>
 #include <string>
 #include <string_view>
 
+#include "generated/elementwise_bindings.inc"
 #include "python_api.h"
 
 namespace ember::py {
@@ -45,7 +48,8 @@ const Tensor& check_sign(const char* name, const Tensor& x) {
   return x;
 }
 
-void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool in_place) {
+void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, bool method,
+               bool in_place) {
   m.def(
       name,
       [op, name](nb::handle input, nb::handle out) {
@@ -53,7 +57,10 @@ void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, b
             unary(op, check_sign(name, to_tensor(input, name)), out_arg(out, name)), out);
       },
       nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op, name](const Tensor& self) { return wrap(unary(op, check_sign(name, self))); });
+  if (method) {
+    cls.def(name,
+            [op, name](const Tensor& self) { return wrap(unary(op, check_sign(name, self))); });
+  }
   if (in_place) {
     cls.def(stable_name(std::string(name) + "_"), [op, name](nb::handle self) {
       unary(op, check_sign(name, unwrap(self)), {}, {}, true);
@@ -62,17 +69,26 @@ void def_unary(nb::module_& m, TensorClass& cls, const char* name, UnaryOp op, b
   }
 }
 
-void def_predicate(nb::module_& m, TensorClass& cls, const char* name, PredicateOp op) {
+void def_predicate(nb::module_& m, TensorClass& cls, const char* name, PredicateOp op, bool method,
+                   bool in_place) {
   m.def(
       name,
       [op, name](nb::handle input, nb::handle out) {
         return result_or_out(predicate(op, to_tensor(input, name), out_arg(out, name)), out);
       },
       nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(name, [op](const Tensor& self) { return wrap(predicate(op, self)); });
+  if (method) cls.def(name, [op](const Tensor& self) { return wrap(predicate(op, self)); });
+  if (in_place) {  // the bool result is cast back into self's dtype (logical_not_)
+    cls.def(stable_name(std::string(name) + "_"), [op](nb::handle self) {
+      const Tensor& t = unwrap(self);
+      copy_(t, predicate(op, t));
+      return nb::borrow(self);
+    });
+  }
 }
 
-void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op, bool in_place) {
+void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op, bool method,
+                bool in_place) {
   m.def(
       name,
       [op, name](nb::handle input, nb::handle other, nb::handle out) {
@@ -81,12 +97,14 @@ void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op,
             out);
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(
-      name,
-      [op, name](const Tensor& self, nb::handle other) {
-        return wrap(binary(op, self, to_tensor(other, name, "other")));
-      },
-      nb::arg("other"));
+  if (method) {
+    cls.def(
+        name,
+        [op, name](const Tensor& self, nb::handle other) {
+          return wrap(binary(op, self, to_tensor(other, name, "other")));
+        },
+        nb::arg("other"));
+  }
   if (!in_place) return;
   cls.def(
       stable_name(std::string(name) + "_"),
@@ -97,7 +115,8 @@ void def_binary(nb::module_& m, TensorClass& cls, const char* name, BinaryOp op,
       nb::arg("other"));
 }
 
-void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp op) {
+void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp op, bool method,
+                 bool in_place) {
   m.def(
       name,
       [op, name](nb::handle input, nb::handle other, nb::handle out) {
@@ -106,12 +125,15 @@ void def_compare(nb::module_& m, TensorClass& cls, const char* name, CompareOp o
                              out);
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def(
-      name,
-      [op, name](const Tensor& self, nb::handle other) {
-        return wrap(compare(op, self, to_tensor(other, name, "other")));
-      },
-      nb::arg("other"));
+  if (method) {
+    cls.def(
+        name,
+        [op, name](const Tensor& self, nb::handle other) {
+          return wrap(compare(op, self, to_tensor(other, name, "other")));
+        },
+        nb::arg("other"));
+  }
+  if (!in_place) return;
   cls.def(
       stable_name(std::string(name) + "_"),
       [op, name](nb::handle self, nb::handle other) {
@@ -157,130 +179,6 @@ void def_arith_operators(TensorClass& cls, const char* fwd, const char* rev, con
   });
 }
 
-struct UnaryEntry {
-  const char* name;
-  UnaryOp op;
-  bool in_place;
-};
-struct BinaryEntry {
-  const char* name;
-  BinaryOp op;
-  bool in_place = true;
-};
-struct CompareEntry {
-  const char* name;
-  CompareOp op;
-};
-struct PredicateEntry {
-  const char* name;
-  PredicateOp op;
-};
-
-constexpr UnaryEntry kUnary[] = {
-    {"neg", UnaryOp::Neg, true},
-    {"negative", UnaryOp::Neg, true},
-    {"abs", UnaryOp::Abs, true},
-    {"absolute", UnaryOp::Abs, true},
-    {"sign", UnaryOp::Sign, true},
-    {"sqrt", UnaryOp::Sqrt, true},
-    {"rsqrt", UnaryOp::Rsqrt, true},
-    {"exp", UnaryOp::Exp, true},
-    {"exp2", UnaryOp::Exp2, true},
-    {"expm1", UnaryOp::Expm1, true},
-    {"log", UnaryOp::Log, true},
-    {"log2", UnaryOp::Log2, true},
-    {"log10", UnaryOp::Log10, true},
-    {"log1p", UnaryOp::Log1p, true},
-    {"sin", UnaryOp::Sin, true},
-    {"cos", UnaryOp::Cos, true},
-    {"tan", UnaryOp::Tan, true},
-    {"asin", UnaryOp::Asin, true},
-    {"arcsin", UnaryOp::Asin, true},
-    {"acos", UnaryOp::Acos, true},
-    {"arccos", UnaryOp::Acos, true},
-    {"atan", UnaryOp::Atan, true},
-    {"arctan", UnaryOp::Atan, true},
-    {"sinh", UnaryOp::Sinh, true},
-    {"cosh", UnaryOp::Cosh, true},
-    {"tanh", UnaryOp::Tanh, true},
-    {"asinh", UnaryOp::Asinh, true},
-    {"arcsinh", UnaryOp::Asinh, true},
-    {"acosh", UnaryOp::Acosh, true},
-    {"arccosh", UnaryOp::Acosh, true},
-    {"atanh", UnaryOp::Atanh, true},
-    {"arctanh", UnaryOp::Atanh, true},
-    {"sigmoid", UnaryOp::Sigmoid, true},
-    {"relu", UnaryOp::Relu, true},
-    {"erf", UnaryOp::Erf, true},
-    {"erfc", UnaryOp::Erfc, true},
-    {"floor", UnaryOp::Floor, true},
-    {"ceil", UnaryOp::Ceil, true},
-    {"trunc", UnaryOp::Trunc, true},
-    {"fix", UnaryOp::Trunc, true},
-    {"frac", UnaryOp::Frac, true},
-    {"reciprocal", UnaryOp::Reciprocal, true},
-    {"square", UnaryOp::Square, true},
-    {"bitwise_not", UnaryOp::BitwiseNot, true},
-    {"positive", UnaryOp::Identity, false},
-    {"sinc", UnaryOp::Sinc, true},
-    {"sgn", UnaryOp::Sign, true},  // z / |z| for complex; sign refuses complex
-    {"erfinv", UnaryOp::Erfinv, true},
-    {"lgamma", UnaryOp::Lgamma, true},
-    {"digamma", UnaryOp::Digamma, true},
-};
-
-constexpr BinaryEntry kBinary[] = {
-    {"mul", BinaryOp::Mul},
-    {"multiply", BinaryOp::Mul},
-    {"true_divide", BinaryOp::Div},
-    {"floor_divide", BinaryOp::DivFloor},
-    {"remainder", BinaryOp::Remainder},
-    {"fmod", BinaryOp::Fmod},
-    {"pow", BinaryOp::Pow},
-    {"atan2", BinaryOp::Atan2},
-    {"arctan2", BinaryOp::Atan2},
-    {"maximum", BinaryOp::Maximum},
-    {"minimum", BinaryOp::Minimum},
-    {"fmax", BinaryOp::Fmax},
-    {"fmin", BinaryOp::Fmin},
-    {"bitwise_and", BinaryOp::BitwiseAnd},
-    {"bitwise_or", BinaryOp::BitwiseOr},
-    {"bitwise_xor", BinaryOp::BitwiseXor},
-    {"bitwise_left_shift", BinaryOp::LeftShift},
-    {"bitwise_right_shift", BinaryOp::RightShift},
-    {"copysign", BinaryOp::Copysign},
-    {"hypot", BinaryOp::Hypot},
-    {"xlogy", BinaryOp::Xlogy},
-    {"logaddexp", BinaryOp::Logaddexp, false},
-    {"logaddexp2", BinaryOp::Logaddexp2, false},
-    {"gcd", BinaryOp::Gcd},
-    {"lcm", BinaryOp::Lcm},
-    {"nextafter", BinaryOp::Nextafter},
-};
-
-constexpr CompareEntry kCompare[] = {
-    {"eq", CompareOp::Eq},
-    {"ne", CompareOp::Ne},
-    {"not_equal", CompareOp::Ne},
-    {"lt", CompareOp::Lt},
-    {"less", CompareOp::Lt},
-    {"le", CompareOp::Le},
-    {"less_equal", CompareOp::Le},
-    {"gt", CompareOp::Gt},
-    {"greater", CompareOp::Gt},
-    {"ge", CompareOp::Ge},
-    {"greater_equal", CompareOp::Ge},
-    {"logical_and", CompareOp::LogicalAnd},
-    {"logical_or", CompareOp::LogicalOr},
-    {"logical_xor", CompareOp::LogicalXor},
-};
-
-constexpr PredicateEntry kPredicate[] = {
-    {"isnan", PredicateOp::IsNan},       {"isinf", PredicateOp::IsInf},
-    {"isfinite", PredicateOp::IsFinite}, {"isposinf", PredicateOp::IsPosInf},
-    {"isneginf", PredicateOp::IsNegInf}, {"logical_not", PredicateOp::LogicalNot},
-};
-
 const Tensor& one() {
   static const Tensor value = Tensor::scalar_int(1, ScalarType::Int64, true);
   return value;
@@ -289,17 +187,21 @@ const Tensor& one() {
 }  // namespace
 
 void init_elementwise(nb::module_& m, TensorClass& cls) {
-  for (const auto& e : kUnary) def_unary(m, cls, e.name, e.op, e.in_place);
-  for (const auto& e : kBinary) {
-    def_binary(m, cls, e.name, e.op, e.in_place);
-  }
-  for (const auto& e : kCompare) def_compare(m, cls, e.name, e.op);
-  for (const auto& e : kPredicate) def_predicate(m, cls, e.name, e.op);
-  cls.def("logical_not_", [](nb::handle self) {
-    const Tensor& t = unwrap(self);
-    copy_(t, predicate(PredicateOp::LogicalNot, t));
-    return nb::borrow(self);
-  });
+  // Every op the registry binds straight to its kernel (generated/elementwise_bindings.inc).
+#define UNARY(name, op, method, in_place) def_unary(m, cls, name, UnaryOp::op, method, in_place);
+#define BINARY(name, op, method, in_place) def_binary(m, cls, name, BinaryOp::op, method, in_place);
+#define COMPARE(name, op, method, in_place) \
+  def_compare(m, cls, name, CompareOp::op, method, in_place);
+#define PREDICATE(name, op, method, in_place) \
+  def_predicate(m, cls, name, PredicateOp::op, method, in_place);
+  EMBER_UNARY_BINDINGS(UNARY)
+  EMBER_BINARY_BINDINGS(BINARY)
+  EMBER_COMPARE_BINDINGS(COMPARE)
+  EMBER_PREDICATE_BINDINGS(PREDICATE)
+#undef UNARY
+#undef BINARY
+#undef COMPARE
+#undef PREDICATE
 
   // add/sub with alpha, div with rounding_mode.
   for (const bool is_add : {true, false}) {

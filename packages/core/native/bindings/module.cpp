@@ -99,7 +99,6 @@ NB_MODULE(_C, m) {
   py::init_fft(m);
   py::init_complex(m, cls);
   py::init_shared_memory(m, cls);
-  py::init_special(m, cls);
   py::init_conv(m);
   py::init_linear(m);
   py::init_dropout(m);

@@ -113,7 +113,6 @@ void init_cuda(nb::module_& m);
 void init_fft(nb::module_& m);
 void init_complex(nb::module_& m, TensorClass& cls);
 void init_shared_memory(nb::module_& m, TensorClass& cls);
-void init_special(nb::module_& m, TensorClass& cls);
 void init_conv(nb::module_& m);
 void init_linear(nb::module_& m);
 void init_dropout(nb::module_& m);

@@ -10,82 +10,21 @@
 namespace ember {
 namespace {
 
-std::string snake_case(const char* camel) {
-  std::string out;
-  for (const char* c = camel; *c; ++c) {
-    if (*c >= 'A' && *c <= 'Z') {
-      if (!out.empty()) out += '_';
-      out += static_cast<char>(*c - 'A' + 'a');
-    } else {
-      out += *c;
-    }
-  }
-  return out;
-}
-
-// Kernel variants that users call under torch's name of the op.
-std::string public_name(const char* kernel) {
-  static const std::pair<const char*, const char*> renames[] = {
-      {"ClampBoth", "clamp"},
-      {"ClampMin", "clamp"},
-      {"ClampMax", "clamp"},
-      {"RoundDecimals", "round"},
-      {"Identity", "positive"},
-      {"AddScaled", "add"},
-      {"DivTrunc", "div"},
-      {"DivFloor", "floor_divide"},
-      {"LeftShift", "bitwise_left_shift"},
-      {"RightShift", "bitwise_right_shift"}};
-  for (const auto& [from, to] : renames) {
-    if (std::string(kernel) == from) return to;
-  }
-  return snake_case(kernel);
-}
-
-#define EMBER_NAME_ENTRY(name) public_name(#name),
-const std::vector<std::string> kUnaryNames = {EMBER_UNARY_OPS(EMBER_NAME_ENTRY)};
-const std::vector<std::string> kPredicateNames = {EMBER_PREDICATE_OPS(EMBER_NAME_ENTRY)};
-const std::vector<std::string> kBinaryNames = {EMBER_BINARY_OPS(EMBER_NAME_ENTRY)};
-const std::vector<std::string> kCompareNames = {EMBER_COMPARE_OPS(EMBER_NAME_ENTRY)};
+// The op names and dtype rules the registry declares for each kernel.
+#define EMBER_NAME_ENTRY(name, types, ints_to_float, public_name) public_name,
+constexpr const char* kUnaryNames[] = {EMBER_UNARY_KERNELS(EMBER_NAME_ENTRY)};
+constexpr const char* kPredicateNames[] = {EMBER_PREDICATE_KERNELS(EMBER_NAME_ENTRY)};
+constexpr const char* kBinaryNames[] = {EMBER_BINARY_KERNELS(EMBER_NAME_ENTRY)};
+constexpr const char* kCompareNames[] = {EMBER_COMPARE_KERNELS(EMBER_NAME_ENTRY)};
 #undef EMBER_NAME_ENTRY
+#define EMBER_FLOAT_ONLY_ENTRY(name, types, ints_to_float, public_name) ints_to_float,
+constexpr bool kUnaryFloatOnly[] = {EMBER_UNARY_KERNELS(EMBER_FLOAT_ONLY_ENTRY)};
+constexpr bool kBinaryFloatOnly[] = {EMBER_BINARY_KERNELS(EMBER_FLOAT_ONLY_ENTRY)};
+#undef EMBER_FLOAT_ONLY_ENTRY
 
-bool is_float_only(UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Neg:
-    case UnaryOp::Abs:
-    case UnaryOp::Sign:
-    case UnaryOp::Relu:
-    case UnaryOp::Floor:
-    case UnaryOp::Ceil:
-    case UnaryOp::Round:
-    case UnaryOp::Trunc:
-    case UnaryOp::Square:
-    case UnaryOp::BitwiseNot:
-    case UnaryOp::ClampBoth:
-    case UnaryOp::ClampMin:
-    case UnaryOp::ClampMax:
-    case UnaryOp::NanToNum:
-    case UnaryOp::Identity:
-      return false;
-    default:
-      return true;
-  }
-}
-
-bool is_float_only(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Div:
-    case BinaryOp::Atan2:
-    case BinaryOp::Copysign:
-    case BinaryOp::Hypot:
-    case BinaryOp::Lerp:
-    case BinaryOp::Xlogy:
-    case BinaryOp::SpecialZeta:
-      return true;
-    default:
-      return false;
-  }
-}
+// Integer inputs of these ops run in the default float dtype (sqrt of int64 is float32).
+bool is_float_only(UnaryOp op) { return kUnaryFloatOnly[static_cast<int>(op)]; }
+bool is_float_only(BinaryOp op) { return kBinaryFloatOnly[static_cast<int>(op)]; }
 
 Loop1d require_kernel(Loop1d fn, const char* op, ScalarType dtype) {
   EMBER_CHECK(fn != nullptr, TypeNotImplementedError, "[", op, "] not supported for dtype ",
@@ -112,10 +51,10 @@ void check_int_divisor(const Tensor& b, ScalarType compute, const char* op) {
 
 }  // namespace
 
-const char* op_name(UnaryOp op) { return kUnaryNames[static_cast<int>(op)].c_str(); }
-const char* op_name(PredicateOp op) { return kPredicateNames[static_cast<int>(op)].c_str(); }
-const char* op_name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)].c_str(); }
-const char* op_name(CompareOp op) { return kCompareNames[static_cast<int>(op)].c_str(); }
+const char* op_name(UnaryOp op) { return kUnaryNames[static_cast<int>(op)]; }
+const char* op_name(PredicateOp op) { return kPredicateNames[static_cast<int>(op)]; }
+const char* op_name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)]; }
+const char* op_name(CompareOp op) { return kCompareNames[static_cast<int>(op)]; }
 
 Tensor unary(UnaryOp op, const Tensor& x, const Tensor& out, const OpParams& p, bool in_place) {
   const char* name = op_name(op);

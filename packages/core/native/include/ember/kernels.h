@@ -16,45 +16,24 @@ struct OpParams {
   int64_t i0 = 0, i1 = 0;
 };
 
-// The op lists below are X-macros (one X(Name) per kernel); clang-format re-wraps such lists
-// differently on every pass, so they are laid out by hand, a few related ops per line.
-// clang-format off
-#define EMBER_UNARY_OPS(X)                                                                 \
-  X(Neg) X(Abs) X(Sign) X(Sqrt) X(Rsqrt) X(Exp) X(Exp2) X(Expm1)                          \
-  X(Log) X(Log2) X(Log10) X(Log1p)                                                        \
-  X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh)                    \
-  X(Asinh) X(Acosh) X(Atanh) X(Sigmoid) X(Relu) X(Erf) X(Erfc)                            \
-  X(Floor) X(Ceil) X(Round) X(RoundDecimals) X(Trunc) X(Frac) X(Reciprocal) X(Square)     \
-  X(BitwiseNot) X(ClampBoth) X(ClampMin) X(ClampMax) X(NanToNum) X(Identity) X(Sinc)      \
-  X(Erfinv) X(Lgamma) X(Digamma) X(Polygamma) X(I0)                                       \
-  X(SpecialI0e) X(SpecialI1) X(SpecialI1e) X(SpecialErfcx) X(SpecialNdtri)                \
-  X(SpecialBesselJ0) X(SpecialBesselJ1)
-
-// Ops whose output is bool whatever the input dtype.
-#define EMBER_PREDICATE_OPS(X) X(IsNan) X(IsInf) X(IsFinite) X(IsPosInf) X(IsNegInf) X(LogicalNot)
-
-#define EMBER_BINARY_OPS(X)                                                                \
-  X(Add) X(Sub) X(AddScaled) X(Mul) X(Div) X(DivTrunc) X(DivFloor) X(Remainder) X(Fmod)   \
-  X(Pow) X(Atan2) X(Maximum) X(Minimum) X(Fmax) X(Fmin)                                   \
-  X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor) X(LeftShift) X(RightShift)                     \
-  X(Copysign) X(Hypot) X(Lerp) X(Xlogy) X(Logaddexp) X(Logaddexp2) X(Heaviside)           \
-  X(Gcd) X(Lcm) X(SpecialZeta) X(Nextafter)
-
-// Binary ops whose output is bool.
-#define EMBER_COMPARE_OPS(X) \
-  X(Eq) X(Ne) X(Lt) X(Le) X(Gt) X(Ge) X(LogicalAnd) X(LogicalOr) X(LogicalXor)
+// The elementwise kernels, one X(Functor, TypeList, ints_to_float, "name") each, come from the op
+// registry (packages/core/registry/, `kernel=` of an op): EMBER_UNARY_KERNELS,
+// EMBER_BINARY_KERNELS, EMBER_PREDICATE_KERNELS (bool results) and EMBER_COMPARE_KERNELS (binary,
+// bool results).
+#include "ember/generated/elementwise_kernels.inc"
 
 // Reductions through the iterator: the output operand is an accumulator with zero strides on the
 // reduced dims, identity-initialized by the front-end.
 // NanSum adds the non-NaN values, NanCount counts them (in the float accumulator dtype).
+// clang-format off
 #define EMBER_REDUCE_OPS(X) X(Sum) X(Prod) X(Max) X(Min) X(All) X(Any) X(NanSum) X(NanCount)
 // clang-format on
 
-#define EMBER_ENUM_ENTRY(name) name,
-enum class UnaryOp : int { EMBER_UNARY_OPS(EMBER_ENUM_ENTRY) kCount };
-enum class PredicateOp : int { EMBER_PREDICATE_OPS(EMBER_ENUM_ENTRY) kCount };
-enum class BinaryOp : int { EMBER_BINARY_OPS(EMBER_ENUM_ENTRY) kCount };
-enum class CompareOp : int { EMBER_COMPARE_OPS(EMBER_ENUM_ENTRY) kCount };
+#define EMBER_ENUM_ENTRY(name, ...) name,
+enum class UnaryOp : int { EMBER_UNARY_KERNELS(EMBER_ENUM_ENTRY) kCount };
+enum class PredicateOp : int { EMBER_PREDICATE_KERNELS(EMBER_ENUM_ENTRY) kCount };
+enum class BinaryOp : int { EMBER_BINARY_KERNELS(EMBER_ENUM_ENTRY) kCount };
+enum class CompareOp : int { EMBER_COMPARE_KERNELS(EMBER_ENUM_ENTRY) kCount };
 enum class ReduceOp : int { EMBER_REDUCE_OPS(EMBER_ENUM_ENTRY) kCount };
 #undef EMBER_ENUM_ENTRY
 

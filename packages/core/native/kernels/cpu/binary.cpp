@@ -24,8 +24,6 @@ void set_lerp_tensor(Loop1d (&row)[kNumScalarTypes], TypeList<Ts...>) {
   ((row[dtype_index<Ts>()] = &ternary_loop<Ts, Lerp>), ...);
 }
 
-using FloatDoubleTypes = TypeList<float, double>;
-
 #ifdef EMBER_ISA_BASELINE
 // nextafter for a 16-bit float (T holds its IEEE-style bits): one step of the bit pattern away
 // from or towards zero; NaN if either is NaN, `b` itself when equal, +-min subnormal from 0.
@@ -53,46 +51,19 @@ void nextafter16_loop(char** data, const int64_t* strides, int64_t n, const void
 }  // namespace
 
 void fill_binary(KernelTable& t) {
-#define BINARY(name, types) set_binary<name>(t.binary[static_cast<int>(BinaryOp::name)], types{});
-  BINARY(Add, AllTypes)
-  BINARY(Sub, NumericTypes)
-  BINARY(AddScaled, NumericTypes)
-  BINARY(Mul, AllTypes)
-  BINARY(Div, FloatTypes)
-  BINARY(DivTrunc, NumericTypes)
-  BINARY(DivFloor, NumericTypes)
-  BINARY(Remainder, NumericTypes)
-  BINARY(Fmod, NumericTypes)
-  BINARY(Pow, NumericTypes)
-  BINARY(Atan2, FloatTypes)
-  BINARY(Maximum, AllTypes)
-  BINARY(Minimum, AllTypes)
-  BINARY(Fmax, NumericTypes)
-  BINARY(Fmin, NumericTypes)
-  BINARY(BitwiseAnd, IntBoolTypes)
-  BINARY(BitwiseOr, IntBoolTypes)
-  BINARY(BitwiseXor, IntBoolTypes)
-  BINARY(LeftShift, IntTypes)
-  BINARY(RightShift, IntTypes)
-  BINARY(Copysign, FloatTypes)
-  BINARY(Hypot, FloatTypes)
-  BINARY(Lerp, FloatTypes)
-  BINARY(Xlogy, FloatTypes)
-  BINARY(Logaddexp, FloatTypes)
-  BINARY(Logaddexp2, FloatTypes)
-  BINARY(Heaviside, AllTypes)
-  BINARY(Gcd, IntTypes)
-  BINARY(Lcm, IntTypes)
-  BINARY(SpecialZeta, FloatTypes)
-  BINARY(Nextafter, FloatDoubleTypes)
+// The registry's kernel declarations (ember/generated/elementwise_kernels.inc) list every row.
+#define BINARY(name, types, ...) \
+  set_binary<name>(t.binary[static_cast<int>(BinaryOp::name)], types{});
+  EMBER_BINARY_KERNELS(BINARY)
 #undef BINARY
 #ifdef EMBER_ISA_BASELINE
   Loop1d(&nextafter)[kNumScalarTypes] = t.binary[static_cast<int>(BinaryOp::Nextafter)];
   nextafter[dtype_index<Half>()] = &nextafter16_loop<Half>;
   nextafter[dtype_index<BFloat16>()] = &nextafter16_loop<BFloat16>;
 #endif
-#define COMPARE(name) set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], AllTypes{});
-  EMBER_COMPARE_OPS(COMPARE)
+#define COMPARE(name, types, ...) \
+  set_compare<name>(t.compare[static_cast<int>(CompareOp::name)], types{});
+  EMBER_COMPARE_KERNELS(COMPARE)
 #undef COMPARE
   set_where(t.where, AllTypes{});
   set_lerp_tensor(t.lerp_tensor, FloatTypes{});

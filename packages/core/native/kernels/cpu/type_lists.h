@@ -36,6 +36,9 @@ using AllTypes = TypeList<bool, uint8_t, int32_t, int64_t, BFloat16, float, doub
 using CastTypes = AllTypes;
 #endif
 
+// nextafter's own: its float16/bfloat16 kernels step the storage bits (binary.cpp).
+using FloatDoubleTypes = TypeList<float, double>;
+
 template <typename T>
 constexpr int dtype_index() {
   return static_cast<int>(scalar_type_of<T>());

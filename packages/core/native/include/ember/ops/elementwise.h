@@ -41,7 +41,7 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan);
 bool equal(const Tensor& a, const Tensor& b);
 
-// snake_case op names for messages ("bitwise_not").
+// The op names kernels report in errors ("bitwise_not"), as the registry declares them.
 const char* op_name(UnaryOp op);
 const char* op_name(PredicateOp op);
 const char* op_name(BinaryOp op);
